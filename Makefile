@@ -1,0 +1,66 @@
+# memesh — see README.md. `make run` starts memesh; `make test` runs every test.
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+SWIFT ?= swift
+BINARY := .build/release/memesh
+
+# Debian packages the build, the tests and the fonts need (`make deps` installs the missing ones).
+DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetype-dev \
+  libharfbuzz-dev libchafa-dev libglib2.0-dev libfontconfig-dev libdeflate-dev \
+  fontconfig fonts-dejavu-core
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build debug run test unit-test transcripts bench install uninstall clean \
+  fuzz test-sanitize
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product memesh
+
+debug: deps
+	$(SWIFT) build
+
+run: build
+	$(BINARY)
+
+# Every unit test, then every transcript against the release binary.
+test: build unit-test transcripts
+
+unit-test: deps
+	$(SWIFT) test
+
+transcripts: build
+	@scripts/run-transcripts $(BINARY) transcripts
+
+bench: build
+	@scripts/bench
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/memesh/fonts
+	install -m 755 $(BINARY) $(DESTDIR)$(PREFIX)/bin/memesh
+	install -m 644 Fonts/*.ttf Fonts/*.txt $(DESTDIR)$(PREFIX)/share/memesh/fonts/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	$(BINARY) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/memesh
+	$(BINARY) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_memesh
+	$(BINARY) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/memesh.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/memesh $(DESTDIR)$(PREFIX)/share/bash-completion/completions/memesh \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_memesh \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/memesh.fish
+	rm -rf $(DESTDIR)$(PREFIX)/share/memesh
+
+clean:
+	rm -rf .build

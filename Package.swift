@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// A system library found through pkg-config, installed on Debian by `make deps`.
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+  .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+  name: "memesh",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "memesh", targets: ["memesh"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+  ],
+  targets: [
+    // MARK: - C libraries (one module map each)
+    systemLibrary("CEdit", pkgConfig: "libedit", apt: ["libedit-dev"]),
+    systemLibrary("CPNG", pkgConfig: "libpng16", apt: ["libpng-dev"]),
+    systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg62-turbo-dev"]),
+    systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
+    systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
+    systemLibrary("CChafa", pkgConfig: "chafa", apt: ["libchafa-dev", "libglib2.0-dev"]),
+    systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
+    systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
+    // The only C memesh writes: libpng's and libjpeg's setjmp/longjmp error handling.
+    .target(
+      name: "CMemeshShim",
+      dependencies: ["CPNG", "CJPEG", "CDeflate"],
+      path: "Sources/CMemeshShim"
+    ),
+
+    // MARK: - Swift
+    // Plain values: no C, no terminal, no files.
+    .target(name: "MemeCore"),
+    // Every C library but libedit, behind Swift types.
+    .target(
+      name: "MemeMedia",
+      dependencies: ["MemeCore", "CMemeshShim", "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig"]
+    ),
+    // The sent-memes store on disk.
+    .target(name: "MemeStore", dependencies: ["MemeCore"]),
+    // The REPL: registry, tokenizer, completion, views, transcripts.
+    .target(
+      name: "MemeShell",
+      dependencies: ["MemeCore", "MemeMedia", "MemeStore", "CEdit"]
+    ),
+    .executableTarget(
+      name: "memesh",
+      dependencies: [
+        "MemeShell",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    // MARK: - Tests
+    .testTarget(name: "MemeCoreTests", dependencies: ["MemeCore"]),
+    .testTarget(
+      name: "MemeMediaTests", dependencies: ["MemeMedia"],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(name: "MemeStoreTests", dependencies: ["MemeStore"]),
+    .testTarget(name: "MemeShellTests", dependencies: ["MemeShell"]),
+  ]
+)

@@ -1,0 +1,88 @@
+import Foundation
+
+/// A sent meme as the store keeps it. File names are relative to the store's directory.
+public struct Meme: Sendable, Equatable, Codable, Identifiable {
+  /// Small, positive, never reused.
+  public var id: Int
+  public var top: String
+  public var bottom: String
+  public var font: String
+  public var crop: Crop
+  public var created: Date
+  public var modified: Date
+  /// Size of the rendered meme.
+  public var width: Int
+  public var height: Int
+  /// Format of the rendered meme.
+  public var format: ImageFormat
+  /// The name of the file the picture was loaded from (display only).
+  public var sourceName: String
+  /// SHA-256 of the original bytes.
+  public var originalSHA256: String
+  /// Store-relative paths.
+  public var originalFile: String
+  public var memeFile: String
+  public var thumbnailFile: String
+
+  public init(
+    id: Int, top: String, bottom: String, font: String, crop: Crop, created: Date,
+    modified: Date, width: Int, height: Int, format: ImageFormat, sourceName: String,
+    originalSHA256: String, originalFile: String, memeFile: String, thumbnailFile: String
+  ) {
+    self.id = id
+    self.top = top
+    self.bottom = bottom
+    self.font = font
+    self.crop = crop
+    self.created = created
+    self.modified = modified
+    self.width = width
+    self.height = height
+    self.format = format
+    self.sourceName = sourceName
+    self.originalSHA256 = originalSHA256
+    self.originalFile = originalFile
+    self.memeFile = memeFile
+    self.thumbnailFile = thumbnailFile
+  }
+
+  public var recipe: MemeRecipe {
+    MemeRecipe(top: top, bottom: bottom, font: font, crop: crop, originalSHA256: originalSHA256)
+  }
+}
+
+/// What is embedded in every image memesh writes, so the meme can be edited again.
+public struct MemeRecipe: Sendable, Equatable, Codable {
+  public var top: String
+  public var bottom: String
+  public var font: String
+  public var crop: Crop
+  public var originalSHA256: String
+
+  /// PNG iTXt keyword / JPEG COM prefix.
+  public static let keyword = "memesh:recipe"
+
+  public init(top: String, bottom: String, font: String, crop: Crop, originalSHA256: String) {
+    self.top = top
+    self.bottom = bottom
+    self.font = font
+    self.crop = crop
+    self.originalSHA256 = originalSHA256
+  }
+
+  /// Compact JSON, UTF-8.
+  public func encoded() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(self)) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Parses `encoded()`; nil for anything else.
+  public init?(encoded text: String) {
+    guard let recipe = try? JSONDecoder().decode(MemeRecipe.self, from: Data(text.utf8)) else {
+      return nil
+    }
+    self = recipe
+  }
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import MemeShell
+
+@Suite struct MemeShellLinkTests {
+  @Test func moduleLinks() { #expect(Bool(true)) }
+}

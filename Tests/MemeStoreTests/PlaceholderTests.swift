@@ -1,0 +1,6 @@
+import Testing
+@testable import MemeStore
+
+@Suite struct MemeStoreLinkTests {
+  @Test func moduleLinks() { #expect(Bool(true)) }
+}
