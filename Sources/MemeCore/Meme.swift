@@ -23,6 +23,15 @@ public struct Meme: Sendable, Equatable, Codable, Identifiable {
   public var originalFile: String
   public var memeFile: String
   public var thumbnailFile: String
+  /// Why this meme cannot be shown or edited (a file missing, corrupt or outside the store), as
+  /// one line; nil when it is whole. Computed by the store when it reads the meme, never saved.
+  public var problem: String? = nil
+
+  /// The keys saved in the store's index (`problem` is not one of them).
+  enum CodingKeys: String, CodingKey {
+    case id, top, bottom, font, crop, created, modified, width, height, format, sourceName
+    case originalSHA256, originalFile, memeFile, thumbnailFile
+  }
 
   public init(
     id: Int, top: String, bottom: String, font: String, crop: Crop, created: Date,

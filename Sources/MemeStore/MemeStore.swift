@@ -37,40 +37,186 @@ public struct NewMeme: Sendable {
 }
 
 /// The sent-memes store: an XML plist index plus per-meme files under one directory.
+///
+/// Layout of `directory` (`<home>/memes`): `index.plist` (the truth), `<id>/original.<ext>`,
+/// `<id>/meme.<ext>`, `<id>/thumb.png`, `trash/<id>/…` for deleted memes, `.lock` (flock),
+/// `.index.cache` (a derived fast copy of the index). Every change happens under the lock with
+/// the index re-read, files before the index that names them, each written atomically.
 public final class MemeStore: @unchecked Sendable {
+  /// How many deleted memes `undoDelete` can bring back; older deletions are purged.
+  public static let defaultTrashLimit = 50
+
   /// The store's directory (`<home>/memes`).
   public let directory: URL
+  /// True when the store can only be read: its index is damaged or from a newer memesh, or the
+  /// directory cannot be created. Shares then fail with a one-line error.
+  public let isReadOnly: Bool
+  /// One line to show at start when the store opened read-only, naming the path and what is wrong.
+  public let notice: String?
+  /// How many deletions are kept for undo.
+  public let trashLimit: Int
+
+  let files: DurableFiles
+  let clock: @Sendable () -> Date
+  /// Why writes are refused (a damaged index), or nil.
+  let readOnlyReason: String?
+  private let memoryLock = NSLock()
+  private var memory: LoadedIndex?
 
   /// Opens (creating when missing) the store in `directory`.
-  public init(directory: URL) throws {
-    self.directory = directory
+  public convenience init(directory: URL) throws {
+    self.init(directory: directory, fileSystem: POSIXFileSystem())
   }
 
-  /// All memes, oldest first.
-  public func memes() throws -> [Meme] { [] }
-
-  /// One meme by id.
-  public func meme(id: Int) throws -> Meme {
-    throw MemeError("no meme with id \(id)")
+  /// Opens the store in `directory` doing its writes through `fileSystem`. Never fails: a damaged
+  /// index opens read-only with `notice` saying what is wrong.
+  public init(
+    directory: URL, fileSystem: any StoreFileSystem, trashLimit: Int = MemeStore.defaultTrashLimit,
+    clock: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.directory = directory.standardizedFileURL
+    self.files = DurableFiles(fileSystem: fileSystem)
+    self.trashLimit = max(1, trashLimit)
+    self.clock = clock
+    try? FileManager.default.createDirectory(
+      at: self.directory, withIntermediateDirectories: true)
+    let indexPath = self.directory.path + "/index.plist"
+    var reason: String?
+    var notice: String?
+    do {
+      _ = try Self.load(
+        indexPath: indexPath, directory: self.directory.path, files: files, memory: nil,
+        writeCache: true)
+    } catch let error as StoreError {
+      if case .damagedIndex(_, let why) = error {
+        reason = "its index is damaged (\(why))"
+        notice =
+          "store: cannot read '\(indexPath)': \(why); left as is, sent memes are read-only until "
+          + "it is repaired or moved away"
+      } else {
+        reason = error.message
+        notice = "store: \(error.message)"
+      }
+    } catch {
+      reason = "\(error)"
+      notice = "store: \(error)"
+    }
+    if reason == nil, FileKind(path: self.directory.path) != .directory {
+      reason = "the directory cannot be created"
+      notice = "store: cannot create '\(self.directory.path)'; sharing will fail"
+    }
+    self.readOnlyReason = reason
+    self.isReadOnly = reason != nil
+    self.notice = notice
   }
 
-  /// Adds a meme with a new id.
-  public func add(_ meme: NewMeme) throws -> Meme {
-    throw MemeError("share: the store is not implemented yet")
+  /// Opens the store under `home` (`<home>/memes`); the notice, if any, is one line to show.
+  public static func open(
+    home: URL, fileSystem: any StoreFileSystem = POSIXFileSystem()
+  ) -> (store: MemeStore, notice: String?) {
+    let store = MemeStore(
+      directory: home.appendingPathComponent("memes"), fileSystem: fileSystem)
+    return (store, store.notice)
   }
 
-  /// Replaces meme `id` (same id, new modified date).
-  public func update(id: Int, with meme: NewMeme) throws -> Meme {
-    throw MemeError("share: the store is not implemented yet")
+  /// `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`, else `~/.local/share/memesh`.
+  public static func defaultHome(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    if let home = environment["MEMESH_HOME"], !home.isEmpty {
+      return URL(fileURLWithPath: home)
+    }
+    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+      return URL(fileURLWithPath: data).appendingPathComponent("memesh")
+    }
+    let user = environment["HOME"] ?? NSHomeDirectory()
+    return URL(fileURLWithPath: user).appendingPathComponent(".local/share/memesh")
   }
 
-  /// Deletes meme `id`; `undoDelete` brings it back.
-  public func delete(id: Int) throws -> Meme {
-    throw MemeError("no meme with id \(id)")
-  }
+  // MARK: - Paths
+
+  var indexPath: String { directory.path + "/index.plist" }
+  var lockPath: String { directory.path + "/.lock" }
+  var trashPath: String { directory.path + "/trash" }
+  /// The live directory of meme `id`.
+  func livePath(_ id: Int) -> String { directory.path + "/\(id)" }
+  /// Where meme `id`'s directory goes while it is in the trash.
+  func trashedPath(_ id: Int) -> String { trashPath + "/\(id)" }
+
+  /// The index file (`<directory>/index.plist`).
+  public var indexURL: URL { directory.appendingPathComponent("index.plist") }
 
   /// The absolute URL of a store-relative file name.
   public func url(for relativePath: String) -> URL {
     directory.appendingPathComponent(relativePath)
   }
+
+  // MARK: - Reading
+
+  /// All memes, oldest first. A meme whose files are missing or outside the store carries a
+  /// `problem`; the others are unaffected.
+  public func memes() throws -> [Meme] {
+    try current().index.memes.map { withProblem($0, checking: .existence) }
+  }
+
+  /// One meme by id, its files checked (present, not symlinks, PNG or JPEG bytes).
+  public func meme(id: Int) throws -> Meme {
+    let index = try current().index
+    guard let position = Self.position(of: id, in: index.memes) else {
+      throw StoreError.noMeme(id: id)
+    }
+    return withProblem(index.memes[position], checking: .contents)
+  }
+
+  /// The memes made from the original whose bytes have this SHA-256 (lowercase hex), oldest
+  /// first: how `load` of a memesh-written file finds the meme to edit again.
+  public func memes(withOriginalSHA256 sha256: String) throws -> [Meme] {
+    let wanted = sha256.lowercased()
+    return try current().index.memes.filter { $0.originalSHA256.lowercased() == wanted }
+      .map { withProblem($0, checking: .existence) }
+  }
+
+  /// Deleted memes that `undoDelete` can still bring back, oldest deletion first.
+  public func deletedMemes() throws -> [Meme] {
+    try current().index.trash.map(\.meme)
+  }
+
+  /// The index as it is on disk now (the memory copy when the file has not changed).
+  func current() throws -> LoadedIndex {
+    let remembered = memoryLock.withLock { memory }
+    let loaded = try Self.load(
+      indexPath: indexPath, directory: directory.path, files: files, memory: remembered,
+      writeCache: !isReadOnly)
+    memoryLock.withLock { memory = loaded }
+    return loaded
+  }
+
+  /// Replaces the memory copy of the index (after a commit).
+  func setMemory(_ loaded: LoadedIndex) {
+    memoryLock.withLock { memory = loaded }
+  }
+
+  /// Binary search in memes sorted by id.
+  static func position(of id: Int, in memes: [Meme]) -> Int? {
+    var low = 0
+    var high = memes.count
+    while low < high {
+      let middle = (low + high) / 2
+      if memes[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low < memes.count && memes[low].id == id ? low : nil
+  }
+
+  /// Now, to whole seconds: the XML index keeps whole seconds, so a meme reads back equal.
+  func now() -> Date {
+    Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down))
+  }
+}
+
+/// The index as read, with the XML it came from (size and hash identify it).
+struct LoadedIndex: Sendable {
+  var index: StoreIndex
+  /// The XML bytes; nil when there is no index file yet.
+  var xml: Data?
+  var xmlHash: UInt64
 }

@@ -1,0 +1,75 @@
+import Foundation
+import MemeCore
+
+/// How closely a meme's files are checked when it is read.
+enum FileCheck {
+  /// The names only: relative, inside the meme's own directory.
+  case paths
+  /// And the files exist as regular, non-empty files (one `lstat` each).
+  case existence
+  /// And their first bytes are PNG or JPEG.
+  case contents
+}
+
+extension MemeStore {
+  /// `meme` with `problem` set when its files are unusable.
+  func withProblem(_ meme: Meme, checking level: FileCheck) -> Meme {
+    var meme = meme
+    meme.problem = problem(of: meme, checking: level)
+    return meme
+  }
+
+  /// One line saying what is wrong with a meme's files, or nil.
+  func problem(of meme: Meme, checking level: FileCheck) -> String? {
+    let names = [meme.originalFile, meme.memeFile, meme.thumbnailFile]
+    for name in names where !Self.isSafe(name, id: meme.id) {
+      return "refused: its file '\(name)' is outside its folder '\(meme.id)/'"
+    }
+    if level == .paths { return nil }
+    let folder = livePath(meme.id)
+    switch FileKind(path: folder) {
+    case .directory: break
+    case .missing: return "its folder '\(folder)' is missing"
+    case .symlink: return "refused: its folder '\(folder)' is a symlink"
+    case .file, .other: return "its folder '\(folder)' is not a directory"
+    }
+    for name in names {
+      let path = directory.path + "/" + name
+      switch FileKind(path: path) {
+      case .file(let size) where size > 0: break
+      case .file: return "its file '\(path)' is empty"
+      case .missing: return "its file '\(path)' is missing"
+      case .symlink: return "refused: its file '\(path)' is a symlink"
+      case .directory, .other: return "its file '\(path)' is not a regular file"
+      }
+      if level == .contents, Self.sniffFormat(atPath: path) == nil {
+        return "its file '\(path)' is corrupt (not a PNG or JPEG)"
+      }
+    }
+    return nil
+  }
+
+  /// True for `<id>/<name>`: no absolute path, no `..`, no deeper folders.
+  static func isSafe(_ name: String, id: Int) -> Bool {
+    let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, parts[0] == "\(id)" else { return false }
+    let file = parts[1]
+    return !file.isEmpty && file != "." && file != ".." && !file.contains("\0")
+  }
+
+  /// The format of the first bytes of a file, or nil when neither PNG nor JPEG.
+  static func sniffFormat(atPath path: String) -> ImageFormat? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: 4)) ?? Data()
+    return sniffFormat(head)
+  }
+
+  /// PNG starts `\x89PNG`, JPEG `\xFF\xD8`.
+  static func sniffFormat(_ bytes: Data) -> ImageFormat? {
+    let head = Array(bytes.prefix(4))
+    if head == [0x89, 0x50, 0x4E, 0x47] { return .png }
+    if head.count >= 2, head[0] == 0xFF, head[1] == 0xD8 { return .jpeg }
+    return nil
+  }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import MemeCore
+
+/// The store's index as saved in `index.plist` (XML): every meme, the trash, and the id counter.
+struct StoreIndex: Equatable, Sendable {
+  /// The schema this memesh writes; a newer one is refused (read-only), never overwritten.
+  static let currentVersion = 1
+
+  var version: Int = StoreIndex.currentVersion
+  /// The next id to hand out; only grows, also across deletes.
+  var nextID: Int = 1
+  /// Memes by ascending id (oldest first).
+  var memes: [Meme] = []
+  /// Deleted memes, oldest deletion first; their files are under `trash/<id>/`.
+  var trash: [TrashedMeme] = []
+}
+
+/// A deleted meme kept for `undoDelete`.
+struct TrashedMeme: Codable, Equatable, Sendable {
+  var meme: Meme
+  var deleted: Date
+}
+
+/// The index is newer than this memesh can read.
+struct NewerIndexVersion: Error {
+  var version: Int
+}
+
+extension StoreIndex: Codable {
+  enum CodingKeys: String, CodingKey {
+    case version, nextID, memes, trash
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    // The version first: a newer schema may not decode at all, and must say so.
+    version = try container.decode(Int.self, forKey: .version)
+    guard version <= StoreIndex.currentVersion else { throw NewerIndexVersion(version: version) }
+    nextID = try container.decode(Int.self, forKey: .nextID)
+    memes = try container.decode([Meme].self, forKey: .memes)
+    trash = try container.decodeIfPresent([TrashedMeme].self, forKey: .trash) ?? []
+  }
+}
+
+// MARK: - Reading the XML safely
+
+extension StoreIndex {
+  /// How deep a well-formed index nests (plist, dict, array, dict, dict) with room to spare.
+  /// PropertyListDecoder overflows the stack near 10,000 levels; anything past this is refused.
+  static let maximumNesting = 32
+
+  /// Decodes and checks an XML index; the error is one line saying what is wrong.
+  static func decode(xml data: Data) throws(IndexDamage) -> StoreIndex {
+    guard !data.isEmpty else { throw IndexDamage("the file is empty") }
+    let head = data.prefix(64)
+    let text = String(decoding: head, as: UTF8.self)
+    let trimmed = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
+    if trimmed.hasPrefix("bplist") {
+      throw IndexDamage("it is a binary plist, not the XML one memesh writes")
+    }
+    guard trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") || trimmed.hasPrefix("<!") else {
+      let start = String(trimmed.prefix(8)).unicodeScalars.map {
+        $0.value < 32 || $0.value > 126 ? "?" : String($0)
+      }.joined()
+      throw IndexDamage("not an XML plist (starts with \"\(start)\")")
+    }
+    let depth = nestingDepth(of: data)
+    guard depth <= maximumNesting else {
+      throw IndexDamage("nested more than \(maximumNesting) levels deep")
+    }
+    var index: StoreIndex
+    do {
+      index = try PropertyListDecoder().decode(StoreIndex.self, from: data)
+    } catch let newer as NewerIndexVersion {
+      throw IndexDamage(
+        "written by a newer memesh (schema version \(newer.version); this one reads up to "
+          + "\(currentVersion))")
+    } catch let error as DecodingError {
+      throw IndexDamage(describe(error))
+    } catch {
+      throw IndexDamage("not a valid plist (truncated or malformed)")
+    }
+    try index.check()
+    return index
+  }
+
+  /// Rejects what no memesh writes (duplicate or non-positive ids) and repairs the counter so an
+  /// id is never handed out twice.
+  mutating func check() throws(IndexDamage) {
+    var seen = Set<Int>()
+    for id in memes.map(\.id) + trash.map(\.meme.id) {
+      guard id > 0 else { throw IndexDamage("meme id \(id) is not positive") }
+      guard seen.insert(id).inserted else { throw IndexDamage("meme id \(id) appears twice") }
+    }
+    nextID = max(nextID, (seen.max() ?? 0) + 1)
+    memes.sort { $0.id < $1.id }
+  }
+
+  /// The deepest nesting of `<dict>` and `<array>` elements, found by scanning the bytes (cheap,
+  /// and safe on input that would crash a recursive decoder).
+  static func nestingDepth(of data: Data) -> Int {
+    data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int in
+      let bytes = buffer.bindMemory(to: UInt8.self)
+      let count = bytes.count
+      var depth = 0
+      var deepest = 0
+      var position = 0
+      let less = UInt8(ascii: "<")
+      let slash = UInt8(ascii: "/")
+      while position < count {
+        guard bytes[position] == less, position + 1 < count else {
+          position += 1
+          continue
+        }
+        let closing = bytes[position + 1] == slash
+        let nameStart = position + (closing ? 2 : 1)
+        var nameEnd = nameStart
+        while nameEnd < count, bytes[nameEnd] >= UInt8(ascii: "a"), bytes[nameEnd] <= UInt8(ascii: "z")
+        {
+          nameEnd += 1
+        }
+        let length = nameEnd - nameStart
+        let isContainer =
+          (length == 4 && bytes[nameStart] == UInt8(ascii: "d") && bytes[nameStart + 1] == UInt8(ascii: "i"))
+          || (length == 5 && bytes[nameStart] == UInt8(ascii: "a") && bytes[nameStart + 1] == UInt8(ascii: "r"))
+        if isContainer {
+          let selfClosing = nameEnd < count && bytes[nameEnd] == slash
+          if closing {
+            depth = max(0, depth - 1)
+          } else if !selfClosing {
+            depth += 1
+            deepest = max(deepest, depth)
+          }
+        }
+        position = max(nameEnd, position + 1)
+      }
+      return deepest
+    }
+  }
+
+  /// One line for a decoding failure, naming where in the index it is.
+  private static func describe(_ error: DecodingError) -> String {
+    func place(_ path: [any CodingKey]) -> String {
+      var text = ""
+      for key in path {
+        if let index = key.intValue {
+          text += "[\(index)]"
+        } else {
+          text += text.isEmpty ? key.stringValue : "." + key.stringValue
+        }
+      }
+      return text.isEmpty ? "the top level" : "'\(text)'"
+    }
+    switch error {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+      return "wrong type at \(place(context.codingPath))"
+    case .keyNotFound(let key, let context):
+      let path = context.codingPath + [key]
+      return "missing \(place(path))"
+    case .dataCorrupted(let context):
+      if context.codingPath.isEmpty { return "not a valid plist (truncated or malformed)" }
+      return "bad value at \(place(context.codingPath))"
+    @unknown default:
+      return "not a valid plist"
+    }
+  }
+}
+
+/// What is wrong with an index, in a few words.
+struct IndexDamage: Error, Equatable {
+  var reason: String
+  init(_ reason: String) { self.reason = reason }
+}
