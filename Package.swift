@@ -61,7 +61,10 @@ let package = Package(
       name: "MemeMediaTests", dependencies: ["MemeMedia"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "MemeStoreTests", dependencies: ["MemeStore"]),
+    .testTarget(name: "MemeStoreTests", dependencies: ["MemeStore", "memesh-store-torture"]),
+    // Drives a store from separate processes for MemeStoreTests (crash loop, two sessions).
+    .executableTarget(
+      name: "memesh-store-torture", dependencies: ["MemeStore"], path: "Tests/StoreTorture"),
     .testTarget(name: "MemeShellTests", dependencies: ["MemeShell"]),
   ]
 )
