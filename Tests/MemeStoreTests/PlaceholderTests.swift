@@ -1,6 +1,0 @@
-import Testing
-@testable import MemeStore
-
-@Suite struct MemeStoreLinkTests {
-  @Test func moduleLinks() { #expect(Bool(true)) }
-}
