@@ -59,7 +59,7 @@ extension StoreIndex {
       throw IndexDamage("it is a binary plist, not the XML one memesh writes")
     }
     guard trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") || trimmed.hasPrefix("<!") else {
-      let start = String(trimmed.prefix(8)).unicodeScalars.map {
+      let start = String(trimmed.prefix(8).prefix { !$0.isNewline }).unicodeScalars.map {
         $0.value < 32 || $0.value > 126 ? "?" : String($0)
       }.joined()
       throw IndexDamage("not an XML plist (starts with \"\(start)\")")

@@ -1,0 +1,78 @@
+import Foundation
+import MemeCore
+import Testing
+
+@testable import MemeStore
+
+/// Each change, with each of its file operations made to fail in turn (disk full, failed fsync,
+/// refused rename…), must leave the store exactly as before with a one-line error.
+@Suite struct FaultInjectionTests {
+  enum Change: String, CaseIterable, Sendable {
+    case add, update, delete, undoDelete
+
+    func run(on store: MemeStore) throws {
+      switch self {
+      case .add: _ = try store.add(FakeMeme.make(top: "NEW", bottom: "ONE"))
+      case .update:
+        _ = try store.update(
+          id: 1, with: FakeMeme.make(top: "EDIT", bottom: "", sha: String(repeating: "f", count: 64)))
+      case .delete: try store.delete(id: 2)
+      case .undoDelete: _ = try store.undoDelete()
+      }
+    }
+  }
+
+  /// A store with memes 1 and 2 live and 3 in the trash.
+  static func makeStore(_ scratch: Scratch) throws {
+    let store = try MemeStore(directory: scratch.memes)
+    for top in ["ONE", "TWO", "THREE"] { _ = try store.add(FakeMeme.make(top: top, bottom: "")) }
+    try store.delete(id: 3)
+  }
+
+  static func errorCode(for operation: FileOperation) -> Int32 {
+    switch operation {
+    case .createFile: ENOSPC
+    case .synchronizeFile, .synchronizeDirectory: EIO
+    case .rename: EXDEV
+    case .createDirectory: EACCES
+    }
+  }
+
+  @Test(arguments: Change.allCases, FileOperation.allCases)
+  func everyFailureLeavesTheStoreAsBefore(_ change: Change, _ operation: FileOperation) throws {
+    // How many calls of this operation the change makes when nothing fails.
+    let counting = try Scratch()
+    defer { counting.cleanUp() }
+    try Self.makeStore(counting)
+    let counter = FaultyFileSystem(fault: nil)
+    try change.run(on: MemeStore(directory: counting.memes, fileSystem: counter))
+    let calls = counter.callCounts[operation, default: 0]
+    #expect(calls > 0 || operation == .createDirectory || change == .undoDelete)
+
+    for occurrence in 0..<calls {
+      let scratch = try Scratch()
+      defer { scratch.cleanUp() }
+      try Self.makeStore(scratch)
+      let before = snapshot(scratch.memes)
+      let listed = try MemeStore(directory: scratch.memes).memes()
+      let faulty = FaultyFileSystem(
+        fault: (operation, occurrence + 1, Self.errorCode(for: operation)))
+      let store = MemeStore(directory: scratch.memes, fileSystem: faulty)
+      do {
+        try change.run(on: store)
+        // Only the derived cache may fail without failing the change.
+        #expect(faulty.failedPath?.contains("cache") == true, "\(faulty.failedPath ?? "-")")
+        continue
+      } catch let error as StoreError {
+        #expect(!error.message.contains("\n"))
+        #expect(error.message.hasPrefix("cannot "), "\(error.message)")
+        #expect(error.message.contains(scratch.path), "\(error.message)")
+      }
+      #expect(snapshot(scratch.memes) == before, "\(change) \(operation) #\(occurrence + 1)")
+      let reopened = try MemeStore(directory: scratch.memes)
+      #expect(try reopened.memes() == listed)
+      // And the store still works.
+      try change.run(on: reopened)
+    }
+  }
+}
