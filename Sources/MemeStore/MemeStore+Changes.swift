@@ -102,6 +102,9 @@ extension MemeStore {
   }
 
   /// Deletes meme `id`, moving its files to the trash; `undoDelete` brings it back.
+  ///
+  /// The index is written first, then the folder moves: a crash in between leaves the meme
+  /// wholly deleted (the next change moves its folder), never listed without its files.
   @discardableResult
   public func delete(id: Int) throws -> Meme {
     try withWriteLock { loaded in
@@ -113,13 +116,6 @@ extension MemeStore {
       let live = livePath(id)
       let trashed = trashedPath(id)
       try files.makeDirectory(trashPath)
-      var moved = false
-      if FileKind(path: live) != .missing {
-        files.removeQuietly(trashed)
-        try files.rename(live, to: trashed)
-        moved = true
-        try synchronizeAfterMove(from: live, to: trashed, moved: &moved)
-      }
       index.memes.remove(at: position)
       index.trash.append(TrashedMeme(meme: meme, deleted: now()))
       var purged: [Int] = []
@@ -127,8 +123,22 @@ extension MemeStore {
       do {
         try commit(index, replacing: loaded)
       } catch let failure as CommitFailure {
-        if !failure.landed && moved { try? moveBack(trashed, to: live) }
         throw failure.error
+      }
+      if FileKind(path: live) != .missing {
+        do {
+          files.removeQuietly(trashed)
+          try files.rename(live, to: trashed)
+          try files.synchronizeDirectory(directory.path)
+          try files.synchronizeDirectory(trashPath)
+        } catch {
+          // Back as before: the folder where it was, then the previous index.
+          if FileKind(path: live) == .missing, FileKind(path: trashed) != .missing {
+            try? moveBack(trashed, to: live)
+          }
+          if let old = loaded.xml { try? files.write(old, to: indexPath) }
+          throw error
+        }
       }
       for purgedID in purged { files.removeQuietly(trashedPath(purgedID)) }
       return meme
@@ -136,7 +146,7 @@ extension MemeStore {
   }
 
   /// Brings back the most recently deleted meme (also after a restart); nil when the trash is
-  /// empty.
+  /// empty. The folder moves back first, then the index names it again.
   public func undoDelete() throws -> Meme? {
     try withWriteLock { loaded in
       var index = loaded.index
