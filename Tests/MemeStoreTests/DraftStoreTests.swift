@@ -1,0 +1,129 @@
+import Foundation
+import MemeCore
+import Testing
+
+@testable import MemeStore
+
+@Suite struct DraftStoreTests {
+  static let catSHA = String(repeating: "c", count: 64)
+  static let dogSHA = String(repeating: "d", count: 64)
+  static let catBytes = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array("cat".utf8))
+  static let dogBytes = Data([0x89, 0x50, 0x4E, 0x47] + Array("dog".utf8))
+
+  static func step(_ label: String, top: String = "", sha: String? = catSHA) -> DraftStep {
+    DraftStep(
+      label: label, top: top, bottom: "BOTTOM", font: "Oswald", crop: .aspect(width: 16, height: 9),
+      sourcePath: sha == nil ? nil : "/photos/cat.jpg", sourceSHA256: sha, editingID: 3)
+  }
+
+  @Test func aSavedDraftIsRestoredByTheNextSession() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let document = DraftDocument(
+      steps: [Self.step("load"), Self.step("caption top", top: "HELLO")], current: 1)
+    try DraftStore(home: scratch.url).save(document, images: [Self.catSHA: Self.catBytes])
+    let next = DraftStore(home: scratch.url)
+    #expect(try next.load() == document)
+    #expect(try next.imageData(sha256: Self.catSHA) == Self.catBytes)
+  }
+
+  @Test func noDraftLoadsAsNil() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    #expect(try DraftStore(home: scratch.url).load() == nil)
+  }
+
+  @Test func imagesAreWrittenOnceAndRemovedWhenNoStepNamesThem() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let drafts = DraftStore(home: scratch.url)
+    try drafts.save(
+      DraftDocument(steps: [Self.step("load")], current: 0), images: [Self.catSHA: Self.catBytes])
+    let catPath = drafts.imageURL(sha256: Self.catSHA).path
+    func inode() throws -> Int? {
+      try FileManager.default.attributesOfItem(atPath: catPath)[.systemFileNumber] as? Int
+    }
+    let written = try inode()
+    #expect(written != nil)
+    // Saving again with the same picture does not rewrite it.
+    try drafts.save(
+      DraftDocument(steps: [Self.step("load"), Self.step("caption top", top: "A")], current: 1),
+      images: [Self.catSHA: Self.catBytes])
+    #expect(try inode() == written)
+    // A new picture replaces the old once no step names the old.
+    try drafts.save(
+      DraftDocument(steps: [Self.step("load", sha: Self.dogSHA)], current: 0),
+      images: [Self.dogSHA: Self.dogBytes])
+    #expect(FileKind(path: catPath) == .missing)
+    #expect(try drafts.imageData(sha256: Self.dogSHA) == Self.dogBytes)
+    #expect(throws: StoreError.missingDraftImage(sha256: Self.catSHA)) {
+      try drafts.imageData(sha256: Self.catSHA)
+    }
+  }
+
+  @Test func longHistoriesKeepTheNewestSteps() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let steps = (0..<(DraftDocument.maximumSteps + 50)).map { Self.step("step \($0)") }
+    let drafts = DraftStore(home: scratch.url)
+    try drafts.save(DraftDocument(steps: steps, current: steps.count - 2))
+    let loaded = try #require(try drafts.load())
+    #expect(loaded.steps.count == DraftDocument.maximumSteps)
+    #expect(loaded.steps.first?.label == "step 50")
+    #expect(loaded.currentStep?.label == "step \(steps.count - 2)")
+  }
+
+  @Test(arguments: [
+    ("empty", Data()), ("not a plist", Data("nope".utf8)),
+    ("out of range", Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>version</key><integer>1</integer>
+      <key>current</key><integer>5</integer><key>steps</key><array/></dict></plist>
+      """.utf8)),
+    ("deep", Data(("<plist>" + String(repeating: "<array>", count: 20_000)).utf8)),
+  ])
+  func aDamagedDraftIsMovedAsideWithAOneLineError(_ name: String, _ bytes: Data) throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let drafts = DraftStore(home: scratch.url)
+    try FileManager.default.createDirectory(at: drafts.directory, withIntermediateDirectories: true)
+    let path = drafts.directory.appendingPathComponent("draft.plist")
+    try bytes.write(to: path)
+    do {
+      _ = try drafts.load()
+      Issue.record("a damaged draft (\(name)) loaded")
+    } catch let error as StoreError {
+      #expect(!error.message.contains("\n"))
+      #expect(error.message.contains(path.path + ".damaged"), "\(error.message)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path.path + ".damaged")) == bytes)
+    #expect(try drafts.load() == nil)  // the next start is clean
+  }
+
+  @Test func clearForgetsTheDraftAndItsImages() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let drafts = DraftStore(home: scratch.url)
+    try drafts.save(
+      DraftDocument(steps: [Self.step("load")], current: 0), images: [Self.catSHA: Self.catBytes])
+    try drafts.clear()
+    #expect(try drafts.load() == nil)
+    #expect(FileKind(path: drafts.imageURL(sha256: Self.catSHA).path) == .missing)
+  }
+
+  @Test func aFailingSaveLeavesThePreviousDraft() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let first = DraftDocument(steps: [Self.step("load")], current: 0)
+    try DraftStore(home: scratch.url).save(first, images: [Self.catSHA: Self.catBytes])
+    for operation in [FileOperation.createFile, .synchronizeFile, .rename] {
+      let faulty = FaultyFileSystem(fault: (operation, 1, ENOSPC))
+      let drafts = DraftStore(directory: scratch.url.appendingPathComponent("draft"), fileSystem: faulty)
+      #expect(throws: StoreError.self) {
+        try drafts.save(DraftDocument(steps: [Self.step("load"), Self.step("x")], current: 1))
+      }
+      #expect(try DraftStore(home: scratch.url).load() == first)
+    }
+  }
+}
