@@ -134,3 +134,73 @@ enum StoreLock {
     return try body()
   }
 }
+
+/// A file read whole and kept open (so its inode stays taken), with what `fstat` said of it.
+final class OpenedFile: @unchecked Sendable {
+  private let descriptor: Int32
+  private let identity: [Int]
+  /// False for a file changed in the last seconds: file times are coarse (a few ms), so an
+  /// in-place change right after the read could keep the same size and times.
+  private let settled: Bool
+
+  private init(descriptor: Int32, identity: [Int], settled: Bool) {
+    self.descriptor = descriptor
+    self.identity = identity
+    self.settled = settled
+  }
+
+  deinit { close(descriptor) }
+
+  /// Opens and reads `path`, which must be a regular file.
+  static func read(atPath path: String) throws(FileSystemError) -> (OpenedFile, Data) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor >= 0 else { throw FileSystemError(code: errno) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw FileSystemError(code: code)
+    }
+    let changed = max(Int(status.st_mtim.tv_sec), Int(status.st_ctim.tv_sec))
+    let file = OpenedFile(
+      descriptor: descriptor, identity: Self.identity(status),
+      settled: Int(Date().timeIntervalSince1970) - changed >= 3)
+    var data = Data(count: Int(status.st_size))
+    var total = 0
+    while true {
+      if total == data.count { data.count += 65536 }
+      let count = data.withUnsafeMutableBytes { buffer in
+        systemRead(descriptor, buffer.baseAddress.map { $0 + total }, buffer.count - total)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw FileSystemError(code: errno)
+      }
+      if count == 0 { break }
+      total += count
+    }
+    data.count = total
+    return (file, data)
+  }
+
+  /// True while `path` still names this file and it has not changed (size, times).
+  func isCurrent(atPath path: String) -> Bool {
+    guard settled else { return false }
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return false }
+    return Self.identity(status) == identity
+  }
+
+  private static func identity(_ status: stat) -> [Int] {
+    [
+      Int(status.st_dev), Int(status.st_ino), Int(status.st_size),
+      Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec),
+      Int(status.st_ctim.tv_sec), Int(status.st_ctim.tv_nsec),
+    ]
+  }
+}
+
+/// `read(2)`, named apart from the many `read` methods in scope.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(descriptor, buffer, count)
+}

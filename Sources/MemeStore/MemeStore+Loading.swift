@@ -24,24 +24,26 @@ extension MemeStore {
     case .directory, .other:
       throw StoreError.damagedIndex(path: indexPath, reason: "it is not a regular file")
     }
+    if let memory, let opened = memory.opened, opened.isCurrent(atPath: indexPath) {
+      return memory
+    }
+    let opened: OpenedFile
     let xml: Data
     do {
-      xml = try Data(contentsOf: URL(fileURLWithPath: indexPath))
+      (opened, xml) = try OpenedFile.read(atPath: indexPath)
     } catch {
-      let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)
-        .map { FileSystemError(code: Int32($0.code)).reason } ?? "it cannot be read"
-      throw StoreError.damagedIndex(path: indexPath, reason: reason)
+      throw StoreError.damagedIndex(path: indexPath, reason: error.reason)
     }
     let hash = IndexCache.hash(xml)
     if let memory, memory.xml?.count == xml.count, memory.xmlHash == hash {
-      return LoadedIndex(index: memory.index, xml: xml, xmlHash: hash)
+      return LoadedIndex(index: memory.index, xml: xml, xmlHash: hash, opened: opened)
     }
     let cachePath = cachePath(forIndex: indexPath)
     if FileKind(path: cachePath) != .symlink,
       let cache = try? Data(contentsOf: URL(fileURLWithPath: cachePath)),
       let index = IndexCache.decode(cache, xmlSize: xml.count, xmlHash: hash)
     {
-      return LoadedIndex(index: index, xml: xml, xmlHash: hash)
+      return LoadedIndex(index: index, xml: xml, xmlHash: hash, opened: opened)
     }
     let index: StoreIndex
     do {
@@ -50,7 +52,7 @@ extension MemeStore {
       throw StoreError.damagedIndex(path: indexPath, reason: error.reason)
     }
     if writeCache { saveCache(index, xml: xml, hash: hash, indexPath: indexPath, files: files) }
-    return LoadedIndex(index: index, xml: xml, xmlHash: hash)
+    return LoadedIndex(index: index, xml: xml, xmlHash: hash, opened: opened)
   }
 
   /// Writes the cache atomically but without fsync: it is derived, and a torn or stale cache

@@ -83,8 +83,9 @@ public final class MemeStore: @unchecked Sendable {
     let indexPath = self.directory.path + "/index.plist"
     var reason: String?
     var notice: String?
+    var loaded: LoadedIndex?
     do {
-      _ = try Self.load(
+      loaded = try Self.load(
         indexPath: indexPath, directory: self.directory.path, files: files, memory: nil,
         writeCache: true)
     } catch let error as StoreError {
@@ -108,6 +109,7 @@ public final class MemeStore: @unchecked Sendable {
     self.readOnlyReason = reason
     self.isReadOnly = reason != nil
     self.notice = notice
+    self.memory = loaded
   }
 
   /// Opens the store under `home` (`<home>/memes`); the notice, if any, is one line to show.
@@ -155,8 +157,20 @@ public final class MemeStore: @unchecked Sendable {
 
   /// All memes, oldest first. A meme whose files are missing or outside the store carries a
   /// `problem`; the others are unaffected.
+  ///
+  /// Listing checks each meme's file names and that its folder exists (one directory listing,
+  /// cheap for 10,000 memes); `meme(id:)` checks the files themselves.
   public func memes() throws -> [Meme] {
-    try current().index.memes.map { withProblem($0, checking: .existence) }
+    let memes = try current().index.memes
+    let folders = Set((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+    return memes.map { meme in
+      var meme = meme
+      meme.problem = problem(of: meme, checking: .paths)
+      if meme.problem == nil, !folders.contains(String(meme.id)) {
+        meme.problem = "its folder '\(livePath(meme.id))' is missing"
+      }
+      return meme
+    }
   }
 
   /// One meme by id, its files checked (present, not symlinks, PNG or JPEG bytes).
@@ -173,7 +187,7 @@ public final class MemeStore: @unchecked Sendable {
   public func memes(withOriginalSHA256 sha256: String) throws -> [Meme] {
     let wanted = sha256.lowercased()
     return try current().index.memes.filter { $0.originalSHA256.lowercased() == wanted }
-      .map { withProblem($0, checking: .existence) }
+      .map { withProblem($0, checking: .contents) }
   }
 
   /// Deleted memes that `undoDelete` can still bring back, oldest deletion first.
@@ -219,4 +233,7 @@ struct LoadedIndex: Sendable {
   /// The XML bytes; nil when there is no index file yet.
   var xml: Data?
   var xmlHash: UInt64
+  /// The XML file read, held open so its inode cannot be reused by another file: while the path
+  /// still names this very file, unchanged, the memory copy is current without reading it again.
+  var opened: OpenedFile? = nil
 }

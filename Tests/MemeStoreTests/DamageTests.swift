@@ -116,8 +116,8 @@ import Testing
     #expect(reopened.notice == nil)
     let listed = try reopened.memes()
     #expect(listed.map(\.id) == [1, 2, 3])
-    #expect(listed[0].problem?.contains("missing") == true)
-    #expect(listed[2].problem == nil)
+    #expect(listed.allSatisfy { $0.problem == nil })  // listing checks folders, not files
+    #expect(try reopened.meme(id: 1).problem?.contains("missing") == true)
     #expect(try reopened.meme(id: 2).problem?.contains("corrupt") == true)
     #expect(try reopened.meme(id: 3).problem == nil)
     // The others still work: edit, delete, share.
@@ -125,6 +125,17 @@ import Testing
     _ = try reopened.add(FakeMeme.make(top: "FOUR", bottom: ""))
     try reopened.delete(id: one.id)
     #expect(try reopened.memes().map(\.id) == [2, 3, 4])
+  }
+
+  @Test func aMissingFolderIsMarkedInTheListing() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let store = try MemeStore(directory: scratch.memes)
+    for top in ["ONE", "TWO"] { _ = try store.add(FakeMeme.make(top: top, bottom: "")) }
+    try FileManager.default.removeItem(atPath: scratch.path + "/1")
+    let listed = try MemeStore(directory: scratch.memes).memes()
+    #expect(listed[0].problem?.contains("missing") == true)
+    #expect(listed[1].problem == nil)
   }
 
   @Test(arguments: ["/etc/passwd", "1/../../escape.png", "../outside/meme.png", "2/meme.png"])

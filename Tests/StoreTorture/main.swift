@@ -97,6 +97,21 @@ do {
       out += "\(meme.id)\t\(meme.top)\t\(meme.bottom)\t\(meme.created)\t\(meme.problem ?? "")\n"
     }
     FileHandle.standardOutput.write(Data(out.utf8))
+  case "time":
+    // In-process medians of a cold open + memes(), and of meme(id:), over COUNT runs.
+    var opens: [Double] = []
+    var gets: [Double] = []
+    for _ in 0..<max(1, count) {
+      let start = Date()
+      let store = try MemeStore(directory: directory)
+      let memes = try store.memes()
+      opens.append(Date().timeIntervalSince(start) * 1000)
+      let middle = Date()
+      _ = try store.meme(id: memes[memes.count / 2].id)
+      gets.append(Date().timeIntervalSince(middle) * 1000)
+    }
+    let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+    say("open+memes median \(median(opens)) ms, meme(id:) median \(median(gets)) ms")
   case "get":
     let store = try MemeStore(directory: directory)
     let meme = try store.meme(id: count)
