@@ -204,3 +204,26 @@ final class OpenedFile: @unchecked Sendable {
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
   read(descriptor, buffer, count)
 }
+
+/// The numeric names (meme ids) in a directory, read with `readdir` (FileManager builds a string
+/// per entry: several times slower on a 10,000-meme store).
+func numericEntries(inDirectory path: String) -> Set<Int> {
+  guard let stream = opendir(path) else { return [] }
+  defer { closedir(stream) }
+  var ids = Set<Int>()
+  while let entry = readdir(stream) {
+    let id = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> Int? in
+      var value = 0
+      var digits = 0
+      for byte in bytes {
+        if byte == 0 { break }
+        guard byte >= 48, byte <= 57, digits < 18, !(digits == 0 && byte == 48) else { return nil }
+        value = value * 10 + Int(byte - 48)
+        digits += 1
+      }
+      return digits > 0 ? value : nil
+    }
+    if let id { ids.insert(id) }
+  }
+  return ids
+}

@@ -49,12 +49,22 @@ extension MemeStore {
     return nil
   }
 
-  /// True for `<id>/<name>`: no absolute path, no `..`, no deeper folders.
+  /// True for `<id>/<name>`: no absolute path, no `..`, no deeper folders. (Byte-wise: it runs
+  /// three times per meme on every listing.)
   static func isSafe(_ name: String, id: Int) -> Bool {
-    let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, parts[0] == "\(id)" else { return false }
-    let file = parts[1]
-    return !file.isEmpty && file != "." && file != ".." && !file.contains("\0")
+    var bytes = name.utf8[...]
+    var value = 0
+    var digits = 0
+    while let byte = bytes.first, byte >= 48, byte <= 57 {
+      guard digits < 18, !(digits == 0 && byte == 48) else { return false }
+      value = value * 10 + Int(byte - 48)
+      digits += 1
+      bytes = bytes.dropFirst()
+    }
+    guard digits > 0, value == id, bytes.first == UInt8(ascii: "/") else { return false }
+    let file = bytes.dropFirst()
+    guard !file.isEmpty, !file.contains(UInt8(ascii: "/")), !file.contains(0) else { return false }
+    return !file.elementsEqual(".".utf8) && !file.elementsEqual("..".utf8)
   }
 
   /// The format of the first bytes of a file, or nil when neither PNG nor JPEG.

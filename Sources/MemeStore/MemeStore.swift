@@ -162,11 +162,11 @@ public final class MemeStore: @unchecked Sendable {
   /// cheap for 10,000 memes); `meme(id:)` checks the files themselves.
   public func memes() throws -> [Meme] {
     let memes = try current().index.memes
-    let folders = Set((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+    let folders = numericEntries(inDirectory: directory.path)
     return memes.map { meme in
       var meme = meme
       meme.problem = problem(of: meme, checking: .paths)
-      if meme.problem == nil, !folders.contains(String(meme.id)) {
+      if meme.problem == nil, !folders.contains(meme.id) {
         meme.problem = "its folder '\(livePath(meme.id))' is missing"
       }
       return meme

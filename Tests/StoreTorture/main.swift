@@ -94,7 +94,7 @@ do {
     if let notice = store.notice { fail(notice) }
     var out = ""
     for meme in try store.memes() {
-      out += "\(meme.id)\t\(meme.top)\t\(meme.bottom)\t\(meme.created)\t\(meme.problem ?? "")\n"
+      out += "\(meme.id)\t\(meme.top)\t\(meme.bottom)\t\(Int(meme.created.timeIntervalSince1970))\t\(meme.problem ?? "")\n"
     }
     FileHandle.standardOutput.write(Data(out.utf8))
   case "time":
