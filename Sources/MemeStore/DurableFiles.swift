@@ -201,7 +201,9 @@ final class OpenedFile: @unchecked Sendable {
 }
 
 /// `read(2)`, named apart from the many `read` methods in scope.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
+  -> Int
+{
   read(descriptor, buffer, count)
 }
 

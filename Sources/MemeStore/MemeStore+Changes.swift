@@ -64,7 +64,8 @@ extension MemeStore {
       // New files get new names, so the old ones stay whole until the index moves on.
       let token = DurableFiles.randomToken()
       let keepOriginal =
-        old.originalSHA256 == meme.originalSHA256.lowercased() && Self.isSafe(old.originalFile, id: id)
+        old.originalSHA256 == meme.originalSHA256.lowercased()
+        && Self.isSafe(old.originalFile, id: id)
         && FileKind(path: path(old.originalFile)) != .missing
       let originalName =
         keepOriginal
@@ -191,7 +192,9 @@ extension MemeStore {
   /// Runs `body` with the exclusive lock held and the index freshly read from disk, after
   /// tidying what a crashed session left.
   func withWriteLock<T>(_ body: (LoadedIndex) throws -> T) throws -> T {
-    if let readOnlyReason { throw StoreError.readOnly(path: directory.path, reason: readOnlyReason) }
+    if let readOnlyReason {
+      throw StoreError.readOnly(path: directory.path, reason: readOnlyReason)
+    }
     try files.makeDirectory(directory.path)
     return try StoreLock.withExclusiveLock(at: lockPath) {
       let loaded = try current()
@@ -272,7 +275,8 @@ extension MemeStore {
     let trashed = Set(index.trash.map(\.meme.id))
     // A delete or undo that died between moving the folder and writing the index.
     for id in trashed
-    where FileKind(path: trashedPath(id)) == .missing && FileKind(path: livePath(id)) == .directory {
+    where FileKind(path: trashedPath(id)) == .missing && FileKind(path: livePath(id)) == .directory
+    {
       if (try? moveBack(livePath(id), to: trashedPath(id))) != nil { count += 1 }
     }
     let inTrash = (try? FileManager.default.contentsOfDirectory(atPath: trashPath)) ?? []
@@ -305,9 +309,10 @@ extension MemeStore {
   func removeUnreferencedFiles(of meme: Meme) -> Int {
     let folder = livePath(meme.id)
     guard FileKind(path: folder) == .directory else { return 0 }
-    let keep = Set([meme.originalFile, meme.memeFile, meme.thumbnailFile].map {
-      ($0 as NSString).lastPathComponent
-    })
+    let keep = Set(
+      [meme.originalFile, meme.memeFile, meme.thumbnailFile].map {
+        ($0 as NSString).lastPathComponent
+      })
     var count = 0
     for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     where !keep.contains(entry) {

@@ -49,7 +49,8 @@ public struct POSIXFileSystem: StoreFileSystem {
     let failure: Int32? = contents.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+        let written = write(
+          descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           return errno

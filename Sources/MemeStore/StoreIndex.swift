@@ -58,7 +58,8 @@ extension StoreIndex {
     if trimmed.hasPrefix("bplist") {
       throw IndexDamage("it is a binary plist, not the XML one memesh writes")
     }
-    guard trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") || trimmed.hasPrefix("<!") else {
+    guard trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") || trimmed.hasPrefix("<!")
+    else {
       let start = String(trimmed.prefix(8).prefix { !$0.isNewline }).unicodeScalars.map {
         $0.value < 32 || $0.value > 126 ? "?" : String($0)
       }.joined()
@@ -115,14 +116,17 @@ extension StoreIndex {
         let closing = bytes[position + 1] == slash
         let nameStart = position + (closing ? 2 : 1)
         var nameEnd = nameStart
-        while nameEnd < count, bytes[nameEnd] >= UInt8(ascii: "a"), bytes[nameEnd] <= UInt8(ascii: "z")
+        while nameEnd < count, bytes[nameEnd] >= UInt8(ascii: "a"),
+          bytes[nameEnd] <= UInt8(ascii: "z")
         {
           nameEnd += 1
         }
         let length = nameEnd - nameStart
         let isContainer =
-          (length == 4 && bytes[nameStart] == UInt8(ascii: "d") && bytes[nameStart + 1] == UInt8(ascii: "i"))
-          || (length == 5 && bytes[nameStart] == UInt8(ascii: "a") && bytes[nameStart + 1] == UInt8(ascii: "r"))
+          (length == 4 && bytes[nameStart] == UInt8(ascii: "d")
+            && bytes[nameStart + 1] == UInt8(ascii: "i"))
+          || (length == 5 && bytes[nameStart] == UInt8(ascii: "a")
+            && bytes[nameStart + 1] == UInt8(ascii: "r"))
         if isContainer {
           let selfClosing = nameEnd < count && bytes[nameEnd] == slash
           if closing {

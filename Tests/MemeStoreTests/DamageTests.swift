@@ -16,7 +16,9 @@ import Testing
   static let damages: [Damage] = [
     Damage(name: "truncated", bytes: { $0.prefix($0.count / 2) }, expected: "not a valid plist"),
     Damage(name: "empty", bytes: { _ in Data() }, expected: "the file is empty"),
-    Damage(name: "not a plist", bytes: { _ in Data("hello, world\n".utf8) }, expected: "not an XML plist"),
+    Damage(
+      name: "not a plist", bytes: { _ in Data("hello, world\n".utf8) }, expected: "not an XML plist"
+    ),
     Damage(
       name: "binary plist",
       bytes: { xml in
@@ -146,8 +148,10 @@ import Testing
     let one = try store.add(FakeMeme.make(top: "ONE", bottom: ""))
     _ = try store.add(FakeMeme.make(top: "TWO", bottom: ""))
     let xml = try String(contentsOf: store.indexURL, encoding: .utf8)
-    try xml.replacingOccurrences(of: "<string>\(one.memeFile)</string>", with: "<string>\(path)</string>")
-      .write(to: store.indexURL, atomically: true, encoding: .utf8)
+    try xml.replacingOccurrences(
+      of: "<string>\(one.memeFile)</string>", with: "<string>\(path)</string>"
+    )
+    .write(to: store.indexURL, atomically: true, encoding: .utf8)
     let reopened = try MemeStore(directory: scratch.memes)
     let listed = try reopened.memes()
     #expect(listed[0].problem?.hasPrefix("refused") == true)
@@ -180,7 +184,8 @@ import Testing
   @Test func aReadOnlyDirectoryGivesAClearErrorOnShare() throws {
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
-    let existing = try MemeStore(directory: scratch.memes).add(FakeMeme.make(top: "ONE", bottom: ""))
+    let existing = try MemeStore(directory: scratch.memes).add(
+      FakeMeme.make(top: "ONE", bottom: ""))
     let before = snapshot(scratch.memes)
     let readOnly = FaultyFileSystem(fault: nil, failEverything: EROFS)
     let store = MemeStore(directory: scratch.memes, fileSystem: readOnly)

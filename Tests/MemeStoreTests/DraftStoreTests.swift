@@ -75,12 +75,15 @@ import Testing
 
   @Test(arguments: [
     ("empty", Data()), ("not a plist", Data("nope".utf8)),
-    ("out of range", Data(
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><dict><key>version</key><integer>1</integer>
-      <key>current</key><integer>5</integer><key>steps</key><array/></dict></plist>
-      """.utf8)),
+    (
+      "out of range",
+      Data(
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>version</key><integer>1</integer>
+        <key>current</key><integer>5</integer><key>steps</key><array/></dict></plist>
+        """.utf8)
+    ),
     ("deep", Data(("<plist>" + String(repeating: "<array>", count: 20_000)).utf8)),
   ])
   func aDamagedDraftIsMovedAsideWithAOneLineError(_ name: String, _ bytes: Data) throws {
@@ -119,7 +122,8 @@ import Testing
     try DraftStore(home: scratch.url).save(first, images: [Self.catSHA: Self.catBytes])
     for operation in [FileOperation.createFile, .synchronizeFile, .rename] {
       let faulty = FaultyFileSystem(fault: (operation, 1, ENOSPC))
-      let drafts = DraftStore(directory: scratch.url.appendingPathComponent("draft"), fileSystem: faulty)
+      let drafts = DraftStore(
+        directory: scratch.url.appendingPathComponent("draft"), fileSystem: faulty)
       #expect(throws: StoreError.self) {
         try drafts.save(DraftDocument(steps: [Self.step("load"), Self.step("x")], current: 1))
       }

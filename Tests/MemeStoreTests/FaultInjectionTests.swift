@@ -15,7 +15,8 @@ import Testing
       case .add: _ = try store.add(FakeMeme.make(top: "NEW", bottom: "ONE"))
       case .update:
         _ = try store.update(
-          id: 1, with: FakeMeme.make(top: "EDIT", bottom: "", sha: String(repeating: "f", count: 64)))
+          id: 1,
+          with: FakeMeme.make(top: "EDIT", bottom: "", sha: String(repeating: "f", count: 64)))
       case .delete: try store.delete(id: 2)
       case .undoDelete: _ = try store.undoDelete()
       }

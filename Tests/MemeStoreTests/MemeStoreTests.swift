@@ -75,9 +75,12 @@ import Testing
     #expect(try reopened.meme(id: first.id) == edited)
     // The superseded rendering is gone; the folder holds exactly the three named files.
     let folder = try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/1")
-    #expect(Set(folder) == Set([edited.originalFile, edited.memeFile, edited.thumbnailFile].map {
-      ($0 as NSString).lastPathComponent
-    }))
+    #expect(
+      Set(folder)
+        == Set(
+          [edited.originalFile, edited.memeFile, edited.thumbnailFile].map {
+            ($0 as NSString).lastPathComponent
+          }))
     #expect(throws: StoreError.noMeme(id: 9)) {
       try store.update(id: 9, with: FakeMeme.make(top: "X", bottom: ""))
     }

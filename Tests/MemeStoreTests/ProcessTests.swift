@@ -84,7 +84,8 @@ import Testing
       #expect(files.count == 3, "meme \(meme.id): \(files)")
     }
     let trashed = Set(try store.deletedMemes().map(\.id))
-    let inTrash = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path + "/trash")) ?? []
+    let inTrash =
+      (try? FileManager.default.contentsOfDirectory(atPath: scratch.path + "/trash")) ?? []
     #expect(Set(inTrash.compactMap(Int.init)) == trashed)
   }
 

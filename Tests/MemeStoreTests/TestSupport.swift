@@ -83,8 +83,9 @@ final class FaultyFileSystem: StoreFileSystem, @unchecked Sendable {
   /// The path of the call that was made to fail.
   private(set) var failedPath: String?
 
-  init(fault: (operation: FileOperation, occurrence: Int, code: Int32)?, failEverything: Int32? = nil)
-  {
+  init(
+    fault: (operation: FileOperation, occurrence: Int, code: Int32)?, failEverything: Int32? = nil
+  ) {
     self.fault = fault
     self.failEverything = failEverything
   }

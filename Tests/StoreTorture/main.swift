@@ -16,12 +16,15 @@ enum FakeMeme {
   static let jpegMagic: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
 
   static func make(top: String, bottom: String) -> NewMeme {
-    let original = Data(jpegMagic + Array("original|\(top)".utf8) + [UInt8](repeating: 7, count: 3000))
-    let rendered = Data(pngMagic + Array("meme|\(top)|\(bottom)".utf8) + [UInt8](repeating: 9, count: 9000))
+    let original = Data(
+      jpegMagic + Array("original|\(top)".utf8) + [UInt8](repeating: 7, count: 3000))
+    let rendered = Data(
+      pngMagic + Array("meme|\(top)|\(bottom)".utf8) + [UInt8](repeating: 9, count: 9000))
     let thumbnail = Data(pngMagic + Array("thumb|\(top)|\(bottom)".utf8))
     return NewMeme(
       top: top, bottom: bottom, font: "Anton", crop: .aspect(width: 1, height: 1), format: .png,
-      width: 600, height: 600, sourceName: "\(top).jpg", originalSHA256: String(repeating: "a", count: 64),
+      width: 600, height: 600, sourceName: "\(top).jpg",
+      originalSHA256: String(repeating: "a", count: 64),
       original: original, rendered: rendered, thumbnail: thumbnail)
   }
 }
@@ -36,7 +39,9 @@ func fail(_ line: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2 else { fail("usage: memesh-store-torture share|mix|generate|list|get DIR …") }
+guard arguments.count >= 2 else {
+  fail("usage: memesh-store-torture share|mix|generate|list|get DIR …")
+}
 let directory = URL(fileURLWithPath: arguments[1])
 let count = arguments.count > 2 ? Int(arguments[2]) ?? 0 : 0
 let tag = arguments.count > 3 ? arguments[3] : "t"
@@ -82,19 +87,22 @@ do {
         id: id, top: "TOP TEXT NUMBER \(id)", bottom: "AND THE BOTTOM \(id)", font: "Anton",
         crop: .off, created: date, modified: date, width: 1200, height: 900, format: .jpeg,
         sourceName: "photo-\(id).jpg", originalSHA256: String(repeating: "b", count: 64),
-        originalFile: "\(id)/original.jpg", memeFile: "\(id)/meme.jpg", thumbnailFile: "\(id)/thumb.png")
+        originalFile: "\(id)/original.jpg", memeFile: "\(id)/meme.jpg",
+        thumbnailFile: "\(id)/thumb.png")
     }
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let xml = try encoder.encode(Index(version: 1, nextID: memes.count + 1, memes: memes, trash: []))
+    let xml = try encoder.encode(
+      Index(version: 1, nextID: memes.count + 1, memes: memes, trash: []))
     try xml.write(to: directory.appendingPathComponent("index.plist"))
   case "list":
     let store = try MemeStore(directory: directory)
     if let notice = store.notice { fail(notice) }
     var out = ""
     for meme in try store.memes() {
-      out += "\(meme.id)\t\(meme.top)\t\(meme.bottom)\t\(Int(meme.created.timeIntervalSince1970))\t\(meme.problem ?? "")\n"
+      let created = Int(meme.created.timeIntervalSince1970)
+      out += "\(meme.id)\t\(meme.top)\t\(meme.bottom)\t\(created)\t\(meme.problem ?? "")\n"
     }
     FileHandle.standardOutput.write(Data(out.utf8))
   case "time":
