@@ -56,6 +56,8 @@ public final class DraftStore: @unchecked Sendable {
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
     let xml = try encoder.encode(file)
+    try? FileManager.default.createDirectory(
+      at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
     try files.makeDirectory(directory.path)
     try StoreLock.withExclusiveLock(at: lockPath) {
       var wroteImage = false

@@ -27,6 +27,15 @@ import Testing
     #expect(try next.imageData(sha256: Self.catSHA) == Self.catBytes)
   }
 
+  @Test func theFirstSaveCreatesAMissingHome() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let home = scratch.url.appendingPathComponent("new/home")
+    let document = DraftDocument(steps: [Self.step("new", sha: nil)], current: 0)
+    try DraftStore(home: home).save(document)
+    #expect(try DraftStore(home: home).load() == document)
+  }
+
   @Test func noDraftLoadsAsNil() throws {
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
