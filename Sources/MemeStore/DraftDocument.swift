@@ -6,9 +6,13 @@ import MemeCore
 public struct DraftStep: Codable, Equatable, Sendable {
   /// What the change was, for `history` listings (`caption top`, `crop 16:9`…).
   public var label: String
+  /// The top caption as typed (empty: not set).
   public var top: String
+  /// The bottom caption as typed (empty: not set).
   public var bottom: String
+  /// A font name from the font catalog.
   public var font: String
+  /// The crop, in the picture's displayed pixels.
   public var crop: Crop
   /// The path the picture was loaded from (display only), nil before any `load`.
   public var sourcePath: String?
@@ -39,7 +43,9 @@ public struct DraftDocument: Codable, Equatable, Sendable {
   /// Longer histories lose their oldest steps when saved.
   public static let maximumSteps = 300
 
+  /// Oldest first.
   public var steps: [DraftStep]
+  /// The index in `steps` of the step shown.
   public var current: Int
 
   public init(steps: [DraftStep], current: Int) {
