@@ -166,8 +166,11 @@ public final class MemeStore: @unchecked Sendable {
     return memes.map { meme in
       var meme = meme
       meme.problem = problem(of: meme, checking: .paths)
-      if meme.problem == nil, !folders.contains(meme.id) {
-        meme.problem = "its folder '\(livePath(meme.id))' is missing"
+      guard meme.problem == nil else { return meme }
+      switch folders[meme.id] {
+      case true?: break
+      case false?: meme.problem = "refused: its folder '\(livePath(meme.id))' is not a directory"
+      case nil: meme.problem = "its folder '\(livePath(meme.id))' is missing"
       }
       return meme
     }

@@ -174,6 +174,7 @@ import Testing
     try FileManager.default.createSymbolicLink(
       atPath: store.url(for: two.memeFile).path, withDestinationPath: "/etc/hostname")
     let reopened = try MemeStore(directory: scratch.memes)
+    #expect(try reopened.memes().map { $0.problem?.hasPrefix("refused") == true } == [true, false])
     #expect(try reopened.meme(id: 1).problem?.hasPrefix("refused") == true)
     #expect(try reopened.meme(id: 2).problem?.hasPrefix("refused") == true)
     // Deleting the escaping meme moves the link, never what it points to.
