@@ -65,8 +65,12 @@ public struct TerminalCapabilities: Sendable, Equatable, CustomStringConvertible
     let term = (environment["TERM"] ?? "").lowercased()
     let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
     let program = environment["TERM_PROGRAM"] ?? ""
-    if colorTerm == "truecolor" || colorTerm == "24bit" || term.hasSuffix("-direct")
-      || isKitty(environment: environment) || program == "iTerm.app" || program == "WezTerm"
+    if colorTerm == "truecolor" || colorTerm == "24bit" || term.hasSuffix("-direct") {
+      return .truecolor
+    }
+    // Terminals known to show 24-bit color, unless a multiplexer in between may reduce it.
+    if !isMultiplexer(environment: environment)
+      && (isKitty(environment: environment) || program == "iTerm.app" || program == "WezTerm")
     {
       return .truecolor
     }

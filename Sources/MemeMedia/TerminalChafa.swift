@@ -32,6 +32,18 @@ enum TerminalChafa {
     /// True when chafa's terminal database says the terminal draws sixels.
     var hasSixels: Bool { has(CHAFA_TERM_SEQ_BEGIN_SIXELS) }
 
+    /// True when chafa has the sequence that starts a picture in `mode`. Without it chafa
+    /// prints nothing (kitty, sixel) or, worse, the bare base64 payload (iTerm2).
+    func canStart(_ mode: PreviewMode) -> Bool {
+      switch mode {
+      case .kitty: has(CHAFA_TERM_SEQ_BEGIN_KITTY_IMMEDIATE_IMAGE_V1)
+      case .iterm: has(CHAFA_TERM_SEQ_BEGIN_ITERM2_IMAGE)
+      case .sixel: has(CHAFA_TERM_SEQ_BEGIN_SIXELS)
+      case .symbols: has(CHAFA_TERM_SEQ_SET_COLOR_FG_16)
+      case .none: false
+      }
+    }
+
     /// Adds the sequences `other` has and this one lacks (the user asked for a mode the
     /// environment does not announce, for example `--mode kitty` over ssh).
     func supplement(from other: TermInfo) {

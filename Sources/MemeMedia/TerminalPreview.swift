@@ -53,13 +53,18 @@ public enum TerminalPreview {
     maxColumns: Int, maxRows: Int, environment: [String: String],
     cellPixelSize: PixelSize? = nil
   ) -> Picture {
-    draw(
+    var picture = draw(
       image, mode: mode, colorDepth: colorDepth, maxColumns: maxColumns, maxRows: maxRows,
       environment: environment, cellPixelSize: cellPixelSize, supplementingTermInfo: true)
+    if picture.mode != .symbols && picture.mode != .none {
+      picture.text = placeGraphics(picture.text, cells: picture.cells)
+    }
+    return picture
   }
 
-  /// `draw` with a switch for tests: without supplementing, chafa only knows what the
-  /// environment announces, and prints nothing for a graphics mode it does not.
+  /// `draw` with graphics sequences as chafa prints them (not yet placed), and a switch for
+  /// tests: without supplementing, chafa only knows what the environment announces, and prints
+  /// nothing for a graphics mode it does not.
   static func draw(
     _ image: RGBAImage, mode: PreviewMode, colorDepth: ColorDepth,
     maxColumns: Int, maxRows: Int, environment: [String: String],
@@ -73,18 +78,20 @@ public enum TerminalPreview {
 
     let termInfo = TerminalChafa.TermInfo(environment: environment)
     if supplementingTermInfo {
+      // What the user asked for, and colors for symbols should the mode fall back to them.
       termInfo.supplement(from: TerminalChafa.TermInfo(environment: announcing(mode)))
+      termInfo.supplement(from: TerminalChafa.TermInfo(environment: announcing(.symbols)))
     }
     let cellPixels = usableCellPixelSize(cellPixelSize)
-    if mode != .symbols {
+    if mode != .symbols && termInfo.canStart(mode) {
       let spec = TerminalChafa.CanvasSpec(
         cells: cells, cellPixels: graphicsCellPixels(mode, cellPixels, image.size, cells),
         pixelMode: pixelMode(mode), canvasMode: CHAFA_CANVAS_MODE_TRUECOLOR)
       let text = TerminalChafa.Canvas(image: image, spec: spec)?.print(termInfo: termInfo) ?? ""
-      if !text.isEmpty {
-        return Picture(text: placeGraphics(text, cells: cells), mode: mode, cells: cells)
+      if text.hasPrefix("\u{1B}") {
+        return Picture(text: text, mode: mode, cells: cells)
       }
-      // chafa had no sequences for the mode: symbols are better than a blank.
+      // chafa could not draw the mode here: symbols beat a blank or a screenful of base64.
     }
     let spec = TerminalChafa.CanvasSpec(
       cells: cells, cellPixels: cellPixels, pixelMode: CHAFA_PIXEL_MODE_SYMBOLS,
