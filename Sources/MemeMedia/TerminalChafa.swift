@@ -59,6 +59,9 @@ enum TerminalChafa {
     var cellPixels: PixelSize
     var pixelMode: ChafaPixelMode
     var canvasMode: ChafaCanvasMode
+    /// Match colors in DIN99d, a perceptual space: with 16 colors a green meadow stays green
+    /// instead of turning yellow (looked at; ordered dithering only added noise to blocks).
+    var perceptualColors: Bool = false
   }
 
   /// A chafa canvas with pixels drawn into it.
@@ -77,6 +80,9 @@ enum TerminalChafa {
         config, Int32(spec.cellPixels.width), Int32(spec.cellPixels.height))
       chafa_canvas_config_set_pixel_mode(config, spec.pixelMode)
       chafa_canvas_config_set_canvas_mode(config, spec.canvasMode)
+      if spec.perceptualColors {
+        chafa_canvas_config_set_color_space(config, CHAFA_COLOR_SPACE_DIN99D)
+      }
       // No REP (`ESC[Nb`) or cursor skips: every cell is printed, so pictures can be put side
       // by side line by line, and terminals without REP show them too.
       chafa_canvas_config_set_optimizations(config, CHAFA_OPTIMIZATION_REUSE_ATTRIBUTES)

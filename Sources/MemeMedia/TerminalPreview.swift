@@ -95,7 +95,7 @@ public enum TerminalPreview {
     }
     let spec = TerminalChafa.CanvasSpec(
       cells: cells, cellPixels: cellPixels, pixelMode: CHAFA_PIXEL_MODE_SYMBOLS,
-      canvasMode: canvasMode(colorDepth))
+      canvasMode: canvasMode(colorDepth), perceptualColors: colorDepth != .truecolor)
     let text = TerminalChafa.Canvas(image: image, spec: spec)?.print(termInfo: termInfo) ?? ""
     guard !text.isEmpty else { return nothing }
     return Picture(
