@@ -11,7 +11,13 @@ shared machine hits every tool alike:
   convert   ImageMagick: -font Anton -fill white -stroke black -annotate top and bottom
   pillow    bench/pillow_meme.py (memegen's way: ImageDraw.text with stroke_width)
 
-Then start-up alone: `memesh -c quit` against `sqlite3 :memory: .quit`.
+Then caption → preview (issue 7): the cost of one `caption …; preview` after `load` of each
+input, drawn as symbols in a pseudo-terminal; the preview renders from the editor's proxy, so it
+should not grow with the photo. Then start-up alone: `memesh -c quit` against
+`sqlite3 :memory: .quit`.
+
+memesh also saves every shared meme into its store (original, rendered file, thumbnail, index);
+the peers only write the output file.
 
 Wall time is measured around each process (time.perf_counter); peak memory is the child's
 maximum resident set size from wait4(2), the number `/usr/bin/time -v` prints as "Maximum
@@ -111,6 +117,50 @@ def table(title, tools, reference):
     return "\n".join(lines) + "\n"
 
 
+def preview_section(args, inputs, scratch, repeats=10):
+    """Caption → preview: a session that loads and then captions and previews `repeats` times,
+    minus one that only loads, divided by `repeats`. Run under script(1) so memesh sees a
+    terminal and draws symbols (TERM=xterm-256color, COLORTERM=truecolor)."""
+    script_tool = shutil.which("script")
+    lines = ["### caption → preview (symbols, in a pseudo-terminal)", "",
+             "| input | load only | load + 10 × (caption; preview) | per caption → preview |",
+             "|---|---|---|---|"]
+    if not script_tool:
+        return "\n".join(lines + ["| — | script(1) missing (util-linux) | | |"]) + "\n"
+    env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor")
+    env.pop("NO_COLOR", None)
+    for name in inputs:
+        source = os.path.join(os.path.abspath(args.inputs), name)
+        edits = "; ".join(f"caption take {i} | preview {i}; preview" for i in range(repeats))
+        sessions = {"load": f"load {source}", "edit": f"load {source}; {edits}"}
+        times = {"load": [], "edit": []}
+        error = None
+        for _ in range(args.runs):
+            for kind, commands in sessions.items():
+                home = tempfile.mkdtemp(dir=scratch)
+                inner = f"{args.memesh} --home {home} -c '{commands}'"
+                output = os.path.join(scratch, "preview.out")
+                with open(output, "wb") as sink:
+                    start = time.perf_counter()
+                    status = subprocess.run([script_tool, "-qec", inner, "/dev/null"],
+                                            stdout=sink, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, env=env).returncode
+                    times[kind].append(time.perf_counter() - start)
+                with open(output, "rb") as drawn:
+                    text = drawn.read()
+                if status != 0:
+                    error = f"exit {status}: {text.decode(errors='replace').strip()[-160:]}"
+                elif kind == "edit" and b"\x1b[38;2;" not in text:
+                    error = "no truecolor symbols in the preview output"
+        if error:
+            lines.append(f"| {name} | failed ({error}) | | |")
+            continue
+        load, edit = statistics.median(times["load"]), statistics.median(times["edit"])
+        lines.append(f"| {name} | {milliseconds(load)} ms | {milliseconds(edit)} ms | "
+                     f"{milliseconds(max(0.0, edit - load) / repeats)} ms |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--memesh", required=True)
@@ -151,7 +201,8 @@ def main():
     report = [f"## memesh vs peers — {time.strftime('%Y-%m-%d %H:%M %Z')}", "",
               f"{os.cpu_count()} CPUs; {args.runs} interleaved runs per cell, "
               f"{args.startup_runs} for start-up. JPEG quality 90 for every tool; PNG at each "
-              "tool's default compression. Peak memory: maximum RSS (wait4).", ""]
+              "tool's default compression. Peak memory: maximum RSS (wait4). memesh also saves each "
+              "meme into its store; the peers only write the file.", ""]
     print("\n".join(report), flush=True)
 
     inputs = sorted(
@@ -173,6 +224,9 @@ def main():
                 section = table(f"{name} → {fmt.upper()}", tools, tools[0])
                 print(section, flush=True)
                 report.append(section)
+
+        report.append(preview_section(args, inputs, scratch))
+        print(report[-1], flush=True)
 
         startup = [
             Tool("memesh -c quit",
