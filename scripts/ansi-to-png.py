@@ -8,8 +8,9 @@ IN is what `tmux capture-pane -e -p` (or a program) printed. Each cell becomes a
 glyph in the foreground color. Block elements U+2580–U+259F are drawn as the shapes they name
 (half blocks as two colored halves, quadrants, eighths, shades), so the PNG shows what a
 terminal with any font would. Other printable characters are drawn with DejaVu Sans Mono when
-available. A character outside ASCII and the block elements is outlined in magenta: that is
-what a terminal font may lack (an empty box on screen).
+available. A character common terminal fonts lack (legacy computing symbols U+1FB00–U+1FBFF
+such as sextants, private use, anything beyond the Basic Multilingual Plane) is outlined in
+magenta and counted: on screen it would be an empty box.
 
 Understands SGR 0, 1, 7, 22, 27, 30–37, 39, 40–47, 49, 90–97, 100–107, 38/48;5;n and
 38/48;2;r;g;b; other escape sequences are skipped. Needs Pillow (pip install Pillow).
@@ -174,7 +175,7 @@ def render(rows, cell_w, cell_h, font):
                          left + x1 * cell_w // 8 - 1, top + y1 * cell_h // 8 - 1],
                         fill=fg)
                 continue
-            if code > 0x7E:
+            if 0x1FB00 <= code <= 0x1FBFF or 0xE000 <= code <= 0xF8FF or code > 0xFFFF:
                 missing += 1
                 draw.rectangle([left, top, left + cell_w - 1, top + cell_h - 1], outline=MISSING)
             if font is not None:
@@ -199,7 +200,7 @@ def main():
     image.save(args.output)
     width = max((len(r) for r in rows), default=0)
     print(f"{args.output}: {width}×{len(rows)} cells, {image.width}×{image.height} pixels"
-          + (f", {missing} characters outside ASCII and blocks (outlined)" if missing else ""))
+          + (f", {missing} characters fonts lack (outlined in magenta)" if missing else ""))
 
 
 if __name__ == "__main__":

@@ -19,7 +19,9 @@ enum TerminalChafa {
       var envp: [UnsafeMutablePointer<CChar>?] = entries + [nil]
       let database = chafa_term_db_new()
       defer { chafa_term_db_unref(database) }
-      handle = envp.withUnsafeMutableBufferPointer { chafa_term_db_detect(database, $0.baseAddress) }
+      handle = envp.withUnsafeMutableBufferPointer {
+        chafa_term_db_detect(database, $0.baseAddress)
+      }
     }
 
     deinit { chafa_term_info_unref(handle) }
@@ -93,7 +95,8 @@ enum TerminalChafa {
       defer { chafa_symbol_map_unref(symbols) }
       chafa_symbol_map_add_by_tags(
         symbols,
-        ChafaSymbolTags(rawValue: CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue))
+        ChafaSymbolTags(rawValue: CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue)
+      )
       chafa_symbol_map_remove_by_tags(symbols, CHAFA_SYMBOL_TAG_LEGACY)
       chafa_symbol_map_remove_by_range(symbols, 0x1FB00, 0x1FBFF)
       chafa_canvas_config_set_symbol_map(config, symbols)

@@ -8,7 +8,10 @@ import Testing
 
   func items(_ count: Int) -> [(label: String, image: RGBAImage)] {
     (1...count).map {
-      (label: "#\($0)", image: $0.isMultiple(of: 2) ? PreviewFixture.portrait : PreviewFixture.landscape)
+      (
+        label: "#\($0)",
+        image: $0.isMultiple(of: 2) ? PreviewFixture.portrait : PreviewFixture.landscape
+      )
     }
   }
 
@@ -43,8 +46,10 @@ import Testing
 
   @Test func labelsAreCenteredUnderTheirPictures() throws {
     let text = TerminalPreview.grid(
-      [(label: "7f3a", image: PreviewFixture.landscape),
-       (label: "b2", image: PreviewFixture.portrait)],
+      [
+        (label: "7f3a", image: PreviewFixture.landscape),
+        (label: "b2", image: PreviewFixture.portrait),
+      ],
       mode: .symbols, columns: 80, environment: Self.xterm)
     let lines = VisibleText.lines(text)
     let labels = try #require(lines.last)
@@ -90,7 +95,8 @@ import Testing
   }
 
   @Test func noneModeOrNoItemsDrawNothing() {
-    #expect(TerminalPreview.grid(items(3), mode: .none, columns: 80, environment: Self.xterm).isEmpty)
+    #expect(
+      TerminalPreview.grid(items(3), mode: .none, columns: 80, environment: Self.xterm).isEmpty)
     #expect(TerminalPreview.grid([], mode: .symbols, columns: 80, environment: Self.xterm).isEmpty)
   }
 }

@@ -27,12 +27,16 @@ import Testing
     let preview = TerminalPreview.render(
       image, mode: .symbols, columns: columns, rows: rows - 4, environment: terminal)
     try Data(preview.utf8).write(to: output.appendingPathComponent("preview.ansi"))
-    let items = (1...5).map { (label: "m\($0)0a", image: $0 == 3 ? PreviewFixture.portrait : image) }
+    let items = (1...5).map {
+      (label: "m\($0)0a", image: $0 == 3 ? PreviewFixture.portrait : image)
+    }
     let grid = TerminalPreview.grid(items, mode: .symbols, columns: columns, environment: terminal)
     try Data(grid.utf8).write(to: output.appendingPathComponent("grid.ansi"))
     // Run inside a terminal, this shows what TIOCGWINSZ reports there.
-    let window = [0, 1, 2].lazy.compactMap { TerminalWindow.current(fileDescriptor: $0) }.first.map { "\($0.cells) \($0.cellPixelSize.map { "\($0)" } ?? "no pixel size")" }
-    try Data((window ?? "not a terminal").utf8).write(to: output.appendingPathComponent("window.txt"))
+    let window = [0, 1, 2].lazy.compactMap { TerminalWindow.current(fileDescriptor: $0) }.first.map
+    { "\($0.cells) \($0.cellPixelSize.map { "\($0)" } ?? "no pixel size")" }
+    try Data((window ?? "not a terminal").utf8).write(
+      to: output.appendingPathComponent("window.txt"))
     for depth in [ColorDepth.indexed256, .indexed16] {
       let picture = TerminalPreview.draw(
         image, mode: .symbols, colorDepth: depth, maxColumns: columns / 2, maxRows: rows / 2,

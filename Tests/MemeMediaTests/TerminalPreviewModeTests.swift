@@ -9,7 +9,9 @@ import Testing
     ("no environment at all", [:], .none, .indexed16),
     ("a dumb terminal", ["TERM": "dumb"], .none, .indexed16),
     ("NO_COLOR", ["TERM": "xterm-256color", "NO_COLOR": "1"], .none, .indexed256),
-    ("empty NO_COLOR is not set", ["TERM": "xterm-256color", "NO_COLOR": ""], .symbols, .indexed256),
+    (
+      "empty NO_COLOR is not set", ["TERM": "xterm-256color", "NO_COLOR": ""], .symbols, .indexed256
+    ),
     ("kitty by TERM", ["TERM": "xterm-kitty"], .kitty, .truecolor),
     ("kitty by window id", ["TERM": "xterm-256color", "KITTY_WINDOW_ID": "3"], .kitty, .truecolor),
     ("Ghostty", ["TERM": "xterm-ghostty", "COLORTERM": "truecolor"], .kitty, .truecolor),
@@ -24,8 +26,11 @@ import Testing
       ["TERM": "xterm-256color", "KONSOLE_VERSION": "220401", "COLORTERM": "truecolor"],
       .sixel, .truecolor
     ),
-    ("GNOME Terminal", ["TERM": "xterm-256color", "COLORTERM": "truecolor", "VTE_VERSION": "7200"],
-     .symbols, .truecolor),
+    (
+      "GNOME Terminal",
+      ["TERM": "xterm-256color", "COLORTERM": "truecolor", "VTE_VERSION": "7200"],
+      .symbols, .truecolor
+    ),
     ("xterm, 256 colors", ["TERM": "xterm-256color"], .symbols, .indexed256),
     ("xterm, direct color", ["TERM": "xterm-direct"], .symbols, .truecolor),
     ("xterm, 24bit COLORTERM", ["TERM": "xterm", "COLORTERM": "24bit"], .symbols, .truecolor),
@@ -37,14 +42,23 @@ import Testing
       .symbols, .indexed256
     ),
     ("screen", ["TERM": "screen"], .symbols, .indexed16),
-    ("MEMESH_PREVIEW wins", ["TERM": "xterm-256color", "MEMESH_PREVIEW": "sixel"], .sixel,
-     .indexed256),
-    ("MEMESH_PREVIEW=none in kitty", ["TERM": "xterm-kitty", "MEMESH_PREVIEW": "none"], .none,
-     .truecolor),
-    ("MEMESH_PREVIEW over NO_COLOR", ["TERM": "xterm", "NO_COLOR": "1", "MEMESH_PREVIEW": "Symbols"],
-     .symbols, .indexed16),
-    ("unknown MEMESH_PREVIEW is ignored", ["TERM": "xterm-kitty", "MEMESH_PREVIEW": "ascii"],
-     .kitty, .truecolor),
+    (
+      "MEMESH_PREVIEW wins", ["TERM": "xterm-256color", "MEMESH_PREVIEW": "sixel"], .sixel,
+      .indexed256
+    ),
+    (
+      "MEMESH_PREVIEW=none in kitty", ["TERM": "xterm-kitty", "MEMESH_PREVIEW": "none"], .none,
+      .truecolor
+    ),
+    (
+      "MEMESH_PREVIEW over NO_COLOR",
+      ["TERM": "xterm", "NO_COLOR": "1", "MEMESH_PREVIEW": "Symbols"],
+      .symbols, .indexed16
+    ),
+    (
+      "unknown MEMESH_PREVIEW is ignored", ["TERM": "xterm-kitty", "MEMESH_PREVIEW": "ascii"],
+      .kitty, .truecolor
+    ),
   ]
 
   @Test(arguments: terminals)

@@ -97,7 +97,9 @@ import Testing
 
   @Test(arguments: [
     (["TERM": "xterm-kitty"], PreviewMode.kitty, #"c=(\d+),r=(\d+)"#),
-    (["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"], .iterm, #"width=(\d+);height=(\d+)"#),
+    (
+      ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"], .iterm, #"width=(\d+);height=(\d+)"#
+    ),
   ])
   func kittyAndItermAreToldTheFittedCells(
     environment: [String: String], mode: PreviewMode, cellsPattern: String
@@ -141,7 +143,9 @@ import Testing
         let picture = TerminalPreview.draw(
           image, mode: .symbols, colorDepth: depth, maxColumns: 60, maxRows: 30,
           environment: Self.xterm)
-        let outside = VisibleText.strip(picture.text).unicodeScalars.filter { !allowed.contains($0) }
+        let outside = VisibleText.strip(picture.text).unicodeScalars.filter {
+          !allowed.contains($0)
+        }
         #expect(outside.isEmpty, "\(depth): \(outside.map { String($0.value, radix: 16) })")
       }
     }
