@@ -37,6 +37,15 @@ import Testing
     { "\($0.cells) \($0.cellPixelSize.map { "\($0)" } ?? "no pixel size")" }
     try Data((window ?? "not a terminal").utf8).write(
       to: output.appendingPathComponent("window.txt"))
+    for (mode, environment) in [
+      (PreviewMode.sixel, ["TERM": "foot"]), (.kitty, ["TERM": "xterm-kitty"]),
+    ] {
+      let picture = TerminalPreview.draw(
+        image, mode: mode, maxColumns: columns / 2, maxRows: rows / 2, environment: environment,
+        cellPixelSize: PixelSize(width: 8, height: 16))
+      try Data(picture.text.utf8).write(
+        to: output.appendingPathComponent("preview-\(mode.rawValue).txt"))
+    }
     for depth in [ColorDepth.indexed256, .indexed16] {
       let picture = TerminalPreview.draw(
         image, mode: .symbols, colorDepth: depth, maxColumns: columns / 2, maxRows: rows / 2,
