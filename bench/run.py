@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Runs memesh against its peers, interleaved, and prints a Markdown report (issue 8).
+
+    bench/run.py --memesh BIN --inputs DIR --out DIR [--runs N] [--startup-runs N]
+
+For every input (in-0.5mp.jpg, in-2mp.jpg, in-12mp.jpg) and output format (JPEG, PNG), each
+run executes the three tools one after another in a rotating order, so a slow minute on a
+shared machine hits every tool alike:
+
+  memesh    memesh --home TMP -c 'load IN; caption TOP | BOTTOM; share file OUT --format F'
+  convert   ImageMagick: -font Anton -fill white -stroke black -annotate top and bottom
+  pillow    bench/pillow_meme.py (memegen's way: ImageDraw.text with stroke_width)
+
+Then caption → preview (issue 7): the cost of one `caption …; preview` after `load` of each
+input, drawn as symbols in a pseudo-terminal; the preview renders from the editor's proxy, so it
+should not grow with the photo. Then start-up alone: `memesh -c quit` against
+`sqlite3 :memory: .quit`.
+
+memesh also saves every shared meme into its store (original, rendered file, thumbnail, index);
+the peers only write the output file.
+
+Wall time is measured around each process (time.perf_counter); peak memory is the child's
+maximum resident set size from wait4(2), the number `/usr/bin/time -v` prints as "Maximum
+resident set size". Reported: median, min–max, memesh's median over the peer's, median peak
+memory. A tool that fails is reported with its error instead of numbers. Every output is
+checked to be a non-empty file of the asked format.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = "one does not simply"
+BOTTOM = "benchmark memes"
+FORMATS = {"jpeg": ".jpg", "png": ".png"}
+MAGIC = {"jpeg": b"\xff\xd8\xff", "png": b"\x89PNG\r\n\x1a\n"}
+
+
+def measure(argv, env=None):
+    """Runs argv; returns (seconds, peak RSS in KiB, exit status, stderr)."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            argv, stdout=subprocess.DEVNULL, stderr=errors, stdin=subprocess.DEVNULL, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        errors.seek(0)
+        return elapsed, usage.ru_maxrss, process.returncode, errors.read().decode(errors="replace")
+
+
+def check_output(path, fmt):
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return f"no output file {path}"
+    with open(path, "rb") as handle:
+        if not handle.read(8).startswith(MAGIC[fmt]):
+            return f"{path} is not a {fmt.upper()} file"
+    return None
+
+
+class Tool:
+    def __init__(self, name, command):
+        self.name = name
+        self.command = command  # (input, output, format, scratch) -> argv
+        self.times, self.memory, self.error = [], [], None
+
+    def run(self, source, output, fmt, scratch):
+        if self.error:
+            return
+        if os.path.exists(output):
+            os.remove(output)
+        argv = self.command(source, output, fmt, scratch)
+        seconds, rss, status, errors = measure(argv)
+        problem = None
+        if status != 0:
+            lines = [line for line in errors.strip().splitlines() if line.strip()]
+            problem = f"exit {status}: {lines[-1] if lines else 'no message'}"
+        else:
+            problem = check_output(output, fmt)
+        if problem:
+            self.error = problem
+        else:
+            self.times.append(seconds)
+            self.memory.append(rss)
+
+
+def milliseconds(seconds):
+    return f"{seconds * 1000:.0f}" if seconds >= 0.1 else f"{seconds * 1000:.1f}"
+
+
+def summary(tool):
+    if tool.error:
+        return f"failed ({tool.error})", None
+    median = statistics.median(tool.times)
+    text = (f"{milliseconds(median)} ms ({milliseconds(min(tool.times))}–"
+            f"{milliseconds(max(tool.times))}), {statistics.median(tool.memory) / 1024:.0f} MiB")
+    return text, median
+
+
+def table(title, tools, reference):
+    lines = [f"### {title}", "", "| tool | median (min–max), peak RSS | memesh / tool |",
+             "|---|---|---|"]
+    ref_text, ref_median = summary(reference)
+    for tool in tools:
+        text, median = summary(tool)
+        if tool is reference:
+            ratio = "—"
+        elif ref_median is None or median is None:
+            ratio = "n/a"
+        else:
+            ratio = f"{ref_median / median:.2f}×"
+        lines.append(f"| {tool.name} | {text} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
+def preview_section(args, inputs, scratch, repeats=10):
+    """Caption → preview: a session that loads and then captions and previews `repeats` times,
+    minus one that only loads, divided by `repeats`. Run under script(1) so memesh sees a
+    terminal and draws symbols (TERM=xterm-256color, COLORTERM=truecolor)."""
+    script_tool = shutil.which("script")
+    lines = ["### caption → preview (symbols, in a pseudo-terminal)", "",
+             "| input | load only | load + 10 × (caption; preview) | per caption → preview |",
+             "|---|---|---|---|"]
+    if not script_tool:
+        return "\n".join(lines + ["| — | script(1) missing (util-linux) | | |"]) + "\n"
+    env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor")
+    env.pop("NO_COLOR", None)
+    for name in inputs:
+        source = os.path.join(os.path.abspath(args.inputs), name)
+        edits = "; ".join(f"caption take {i} | preview {i}; preview" for i in range(repeats))
+        sessions = {"load": f"load {source}", "edit": f"load {source}; {edits}"}
+        times = {"load": [], "edit": []}
+        error = None
+        for _ in range(args.runs):
+            for kind, commands in sessions.items():
+                home = tempfile.mkdtemp(dir=scratch)
+                inner = f"{args.memesh} --home {home} -c '{commands}'"
+                output = os.path.join(scratch, "preview.out")
+                with open(output, "wb") as sink:
+                    start = time.perf_counter()
+                    status = subprocess.run([script_tool, "-qec", inner, "/dev/null"],
+                                            stdout=sink, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, env=env).returncode
+                    times[kind].append(time.perf_counter() - start)
+                with open(output, "rb") as drawn:
+                    text = drawn.read()
+                if status != 0:
+                    error = f"exit {status}: {text.decode(errors='replace').strip()[-160:]}"
+                elif kind == "edit" and b"\x1b[38;2;" not in text:
+                    error = "no truecolor symbols in the preview output"
+        if error:
+            lines.append(f"| {name} | failed ({error}) | | |")
+            continue
+        load, edit = statistics.median(times["load"]), statistics.median(times["edit"])
+        lines.append(f"| {name} | {milliseconds(load)} ms | {milliseconds(edit)} ms | "
+                     f"{milliseconds(max(0.0, edit - load) / repeats)} ms |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--memesh", required=True)
+    parser.add_argument("--inputs", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--font", default="Fonts/Anton-Regular.ttf")
+    parser.add_argument("--convert", default="/usr/bin/convert")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--startup-runs", type=int, default=20)
+    args = parser.parse_args()
+    here = os.path.dirname(os.path.abspath(__file__))
+    os.makedirs(args.out, exist_ok=True)
+    font = os.path.abspath(args.font)
+
+    def memesh(source, output, fmt, scratch):
+        # A fresh store each run: share always saves into Sent Memes.
+        home = tempfile.mkdtemp(dir=scratch)
+        script = f"load {source}; caption {TOP} | {BOTTOM}; share file {output} --format {fmt}"
+        return [args.memesh, "--home", home, "-c", script]
+
+    def convert(source, output, fmt, scratch):
+        # The size and outline memegen and memesh use: a tenth of the width, outline 1/15 of it.
+        from_width = int(subprocess.run(
+            [args.convert.replace("convert", "identify"), "-format", "%w", source],
+            capture_output=True, text=True).stdout or 1000)
+        size = max(8, from_width // 10)
+        quality = ["-quality", "90"] if fmt == "jpeg" else []
+        return [args.convert, source, "-font", font, "-pointsize", str(size), "-fill", "white",
+                "-stroke", "black", "-strokewidth", str(max(1, size // 15)),
+                "-gravity", "north", "-annotate", f"+0+{size // 4}", TOP.upper(),
+                "-gravity", "south", "-annotate", f"+0+{size // 4}", BOTTOM.upper(),
+                *quality, output]
+
+    def pillow(source, output, fmt, scratch):
+        return [sys.executable, os.path.join(here, "pillow_meme.py"), source, output, font,
+                TOP, BOTTOM]
+
+    report = [f"## memesh vs peers — {time.strftime('%Y-%m-%d %H:%M %Z')}", "",
+              f"{os.cpu_count()} CPUs; {args.runs} interleaved runs per cell, "
+              f"{args.startup_runs} for start-up. JPEG quality 90 for every tool; PNG at each "
+              "tool's default compression. Peak memory: maximum RSS (wait4). memesh also saves each "
+              "meme into its store; the peers only write the file.", ""]
+    print("\n".join(report), flush=True)
+
+    inputs = sorted(
+        (name for name in os.listdir(args.inputs) if name.startswith("in-")),
+        key=lambda name: float(name[3:].split("mp")[0]))
+    with tempfile.TemporaryDirectory() as scratch:
+        for name in inputs:
+            source = os.path.join(os.path.abspath(args.inputs), name)
+            for fmt, extension in FORMATS.items():
+                tools = [Tool("memesh", memesh), Tool("convert", convert),
+                         Tool("pillow", pillow)]
+                stem = name[:-4]
+                for run in range(args.runs):
+                    order = tools[run % 3:] + tools[:run % 3]
+                    for tool in order:
+                        output = os.path.join(
+                            os.path.abspath(args.out), f"{stem}-{tool.name}{extension}")
+                        tool.run(source, output, fmt, scratch)
+                section = table(f"{name} → {fmt.upper()}", tools, tools[0])
+                print(section, flush=True)
+                report.append(section)
+
+        report.append(preview_section(args, inputs, scratch))
+        print(report[-1], flush=True)
+
+        startup = [
+            Tool("memesh -c quit",
+                 lambda s, o, f, d: [args.memesh, "--home", tempfile.mkdtemp(dir=d), "-c", "quit"]),
+            Tool("sqlite3 :memory: .quit",
+                 lambda s, o, f, d: [shutil.which("sqlite3") or "sqlite3", ":memory:", ".quit"]),
+        ]
+        for run in range(args.startup_runs):
+            for tool in startup:
+                seconds, rss, status, errors = measure(tool.command(None, None, None, scratch))
+                if status != 0 and not tool.error:
+                    tool.error = f"exit {status}: {errors.strip()[-200:]}"
+                tool.times.append(seconds)
+                tool.memory.append(rss)
+        section = table("start-up", startup, startup[0])
+        print(section, flush=True)
+        report.append(section)
+
+    with open(os.path.join(args.out, "results.md"), "w") as handle:
+        handle.write("\n".join(report))
+    print(f"report: {os.path.join(args.out, 'results.md')}; outputs to look at: {args.out}")
+
+
+if __name__ == "__main__":
+    main()
