@@ -80,7 +80,7 @@ public enum CaptionLayout {
       let oneLine = CaptionLayout.largest(
         extent: bandHeight, perSize: style.ascent + style.descent, outline: style.outline)
       maximumSize = max(0, min(oneLine, max(height * 0.15, width * 0.06)))
-      minimumSize = min(maximumSize, max(8, height * 0.02))
+      minimumSize = min(maximumSize, max(10, height * 0.03))
     }
   }
 

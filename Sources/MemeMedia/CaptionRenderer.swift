@@ -1,54 +1,12 @@
+@preconcurrency import CFreeType
 import Foundation
 import MemeCore
 
-/// A font memesh can draw captions with.
-public struct FontInfo: Sendable, Equatable {
-  public enum Origin: String, Sendable { case bundled, user, path }
-  /// The name users type (`Anton`, `Oswald`); for a path, the path.
-  public var name: String
-  public var path: String
-  public var origin: Origin
-
-  public init(name: String, path: String, origin: Origin) {
-    self.name = name
-    self.path = path
-    self.origin = origin
-  }
-}
-
-/// The bundled fonts, the user's fonts and fonts named by path.
-public struct FontCatalog: Sendable {
-  public var bundledDirectory: URL?
-  public var userDirectory: URL?
-
-  public init(bundledDirectory: URL?, userDirectory: URL?) {
-    self.bundledDirectory = bundledDirectory
-    self.userDirectory = userDirectory
-  }
-
-  /// Every font found, bundled first.
-  public func fonts() -> [FontInfo] { [] }
-
-  /// A font by name (case-insensitive) or by path to a font file.
-  public func resolve(_ name: String) throws -> FontInfo {
-    throw MemeError("font: unknown font '\(name)'")
-  }
-}
-
-/// What caption rendering decided, for `preview --explain` and warnings.
-public struct CaptionReport: Sendable, Equatable {
-  /// Warnings to show the user (a caption cut with an ellipsis, characters no font has).
-  public var warnings: [String]
-  /// Plain-text explanation, one caption after another.
-  public var explanation: String
-
-  public init(warnings: [String] = [], explanation: String = "") {
-    self.warnings = warnings
-    self.explanation = explanation
-  }
-}
-
 /// Draws meme captions (HarfBuzz shaping, FreeType rasterizing) onto a picture.
+///
+/// Bold, all caps (Unicode upper-casing: `straße` → `STRASSE`), white with a black outline
+/// outside the letters, wrapped to up to three lines and shrunk to fit its band. Characters the
+/// font lacks come from fallback fonts found through fontconfig; color emoji stay in color.
 public struct CaptionRenderer: Sendable {
   public var catalog: FontCatalog
 
@@ -60,6 +18,208 @@ public struct CaptionRenderer: Sendable {
   public func render(
     onto image: RGBAImage, top: String, bottom: String, font: String
   ) throws -> (image: RGBAImage, report: CaptionReport) {
-    (image, CaptionReport())
+    let info = try catalog.resolve(font)
+    return try FontEngine.shared.withLock { engine in
+      let primary = try engine.face(path: info.path)
+      let style = CaptionRenderer.style(for: primary)
+      let bands = CaptionLayout.Bands(imageSize: image.size, style: style)
+      var output = image
+      var report = CaptionReport()
+      var explanations: [String] = []
+      for (label, text, band, isTop) in [
+        ("top", top, bands.top, true), ("bottom", bottom, bands.bottom, false),
+      ] {
+        let caption = text.uppercased().trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !caption.isEmpty else {
+          explanations.append("\(label): (empty)")
+          continue
+        }
+        guard band.height >= 3, band.width >= 3 else {
+          explanations.append("\(label): not drawn (the image is too small for captions)")
+          report.warnings.append(
+            "\(label) caption not drawn: the image (\(image.size)) is too small for captions")
+          continue
+        }
+        let drawn = draw(
+          caption, in: band, atTop: isTop, bands: bands, style: style, primary: primary,
+          engine: engine, fontName: info.name, onto: &output)
+        explanations.append(drawn.explain(label: label))
+        report.warnings += drawn.warnings(label: label)
+      }
+      report.explanation = explanations.joined(separator: "\n")
+      return (output, report)
+    }
+  }
+
+  /// A strip showing `FontInfo.sampleText` in `font`, for the `fonts` listing.
+  public func sample(font: String, height: Int = 40) throws -> RGBAImage {
+    let info = try catalog.resolve(font)
+    return try FontEngine.shared.withLock { engine in
+      let primary = try engine.face(path: info.path)
+      let style = CaptionRenderer.style(for: primary)
+      let size = Double(max(height, 8)) * 0.8 / (style.inkHeight(lines: 1) + 2 * style.outline)
+      let shaper = TextShaper(primary: primary, engine: engine)
+      let line = shaper.shape(FontInfo.sampleText)
+      let outline = style.outlineWidth(at: size)
+      let width = Int((line.width * size + 2 * outline + Double(height) * 0.4).rounded(.up))
+      var image = RGBAImage(width: width, height: height, fill: RGBA(72, 72, 72))
+      let blockTop = (Double(height) - style.height(lines: 1, size: size)) / 2
+      let rasterizer = GlyphRasterizer(
+        library: engine.freeTypeLibrary, size: size, outlineWidth: outline)
+      let placements = CaptionRenderer.place(
+        [line], size: size, blockTop: blockTop, box: CaptionLayout.Box(
+          x: 0, y: 0, width: Double(width), height: Double(height)),
+        style: style, rasterizer: rasterizer)
+      CaptionCanvas(placements: placements, imageSize: image.size).composite(onto: &image)
+      return image
+    }
+  }
+
+  // MARK: - Drawing one caption
+
+  /// Vertical metrics from the font: ascent is the capital height plus room for accents.
+  static func style(for face: FontFace) -> CaptionLayout.Style {
+    let metrics = face.verticalMetrics
+    let capital = face.inkExtent(of: "H")?.top ?? metrics.ascent * 0.75
+    return CaptionLayout.Style(
+      lineHeight: capital + 0.25, ascent: capital + 0.06, descent: 0.12, outline: 0.07)
+  }
+
+  private func draw(
+    _ caption: String, in band: CaptionLayout.Box, atTop: Bool, bands: CaptionLayout.Bands,
+    style: CaptionLayout.Style, primary: FontFace, engine: FontEngine, fontName: String,
+    onto image: inout RGBAImage
+  ) -> DrawnCaption {
+    let shaper = TextShaper(primary: primary, engine: engine)
+    var shaped: [String: ShapedLine] = [:]
+    let result = CaptionLayout.fit(
+      caption, in: band, style: style, minimumSize: bands.minimumSize,
+      maximumSize: bands.maximumSize
+    ) { text in
+      if let line = shaped[text] { return line.width }
+      let line = shaper.shape(text)
+      shaped[text] = line
+      return line.width
+    }
+    let lines = result.lines.map { shaped[$0] ?? shaper.shape($0) }
+    let size = result.size
+    let outline = style.outlineWidth(at: size)
+    let height = style.height(lines: lines.count, size: size)
+    let blockTop = atTop ? band.y : band.maxY - height
+    let rasterizer = GlyphRasterizer(
+      library: engine.freeTypeLibrary, size: size, outlineWidth: outline)
+    let placements = CaptionRenderer.place(
+      lines, size: size, blockTop: blockTop, box: band, style: style, rasterizer: rasterizer)
+    CaptionCanvas(placements: placements, imageSize: image.size).composite(onto: &image)
+    return DrawnCaption(
+      caption: caption, fontName: fontName, result: result, shaped: lines,
+      minimumSize: bands.minimumSize)
+  }
+
+  /// Positions every glyph: lines centered in `box`, the first baseline below `blockTop`.
+  static func place(
+    _ lines: [ShapedLine], size: Double, blockTop: Double, box: CaptionLayout.Box,
+    style: CaptionLayout.Style, rasterizer: GlyphRasterizer
+  ) -> [CaptionCanvas.Placement] {
+    let outline = style.outlineWidth(at: size)
+    let quarters = Double(GlyphRasterizer.subpixels)
+    var placements: [CaptionCanvas.Placement] = []
+    for (number, line) in lines.enumerated() {
+      let baseline =
+        blockTop + outline + style.ascent * size + Double(number) * style.lineHeight * size
+      let left = box.x + (box.width - line.width * size) / 2
+      for glyph in line.glyphs {
+        let x = Int(((left + glyph.x * size) * quarters).rounded())
+        let y = Int(((baseline - glyph.y * size) * quarters).rounded())
+        let pixelX = x >= 0 ? x / 4 : (x - 3) / 4
+        let pixelY = y >= 0 ? y / 4 : (y - 3) / 4
+        let bitmaps = rasterizer.glyph(
+          glyph, quarterX: x - pixelX * 4, quarterY: -(y - pixelY * 4))
+        placements.append(CaptionCanvas.Placement(glyph: bitmaps, x: pixelX, y: pixelY))
+      }
+    }
+    return placements
+  }
+}
+
+/// What was drawn for one caption, worded for `--explain` and warnings.
+struct DrawnCaption {
+  let caption: String
+  let fontName: String
+  let result: CaptionLayout.Result
+  let shaped: [ShapedLine]
+  let minimumSize: Double
+
+  private var fallbacks: [(name: String, characters: String)] {
+    var merged: [(name: String, characters: String)] = []
+    for line in shaped {
+      for (face, characters) in line.fallbacks {
+        let name = [face.familyName, face.styleName].filter { !$0.isEmpty }
+          .joined(separator: " ")
+        if let index = merged.firstIndex(where: { $0.name == name }) {
+          merged[index].characters += characters
+        } else {
+          merged.append((name, characters))
+        }
+      }
+    }
+    return merged
+  }
+
+  private var missing: [Unicode.Scalar] {
+    var seen: [Unicode.Scalar] = []
+    for scalar in shaped.flatMap(\.missing) where !seen.contains(scalar) { seen.append(scalar) }
+    return seen
+  }
+
+  func explain(label: String) -> String {
+    var text = "\(label): \"\(caption.count > 60 ? String(caption.prefix(57)) + "..." : caption)\""
+    let quoted = result.lines.map { "\"\($0)\"" }.joined(separator: " / ")
+    let count = result.lines.count
+    text += "\n  lines (\(count)): \(quoted)"
+    let size = Int(result.size.rounded())
+    let largest = Int(result.maximumSize.rounded())
+    let shrink = result.maximumSize > 0 ? Int(((1 - result.size / result.maximumSize) * 100).rounded()) : 0
+    text += "\n  font: \(fontName) at \(size) px (largest for this image \(largest) px"
+    text += shrink > 0 ? "; shrank \(shrink) %)" : "; no shrinking)"
+    if result.truncated {
+      text += "\n  cut: too long for \(CaptionLayout.maximumLines) lines at the minimum size, "
+        + "ends with \"\(CaptionLayout.ellipsis)\""
+    }
+    let fallbackText = fallbacks.map { "\($0.name) for \"\(unique($0.characters))\"" }
+    text += "\n  fallback fonts: " + (fallbackText.isEmpty ? "none" : fallbackText.joined(separator: ", "))
+    text += "\n  missing characters: " + (missing.isEmpty ? "none" : missing.map(describe).joined(separator: ", "))
+    return text
+  }
+
+  func warnings(label: String) -> [String] {
+    var warnings: [String] = []
+    if result.truncated {
+      warnings.append(
+        "\(label) caption is too long: cut at the minimum size (\(Int(minimumSize.rounded())) px) "
+          + "and ended with '\(CaptionLayout.ellipsis)'")
+    }
+    let monochrome = shaped.flatMap(\.monochromeEmoji)
+    if !monochrome.isEmpty {
+      warnings.append(
+        "no color emoji font installed (install fonts-noto-color-emoji): "
+          + "\(String(monochrome)) drawn in black and white in the \(label) caption")
+    }
+    if !missing.isEmpty {
+      warnings.append(
+        "no installed font has \(missing.map(describe).joined(separator: ", ")); "
+          + "left out of the \(label) caption")
+    }
+    return warnings
+  }
+
+  private func unique(_ characters: String) -> String {
+    var seen: [Character] = []
+    for character in characters where !seen.contains(character) { seen.append(character) }
+    return String(seen.prefix(12))
+  }
+
+  private func describe(_ scalar: Unicode.Scalar) -> String {
+    "'\(Character(scalar))' (U+\(String(scalar.value, radix: 16, uppercase: true)))"
   }
 }

@@ -1,0 +1,184 @@
+@preconcurrency import CFreeType
+import Foundation
+
+/// Rasterizes glyphs with FreeType: the fill, the outline outside it (FT_Stroker, round caps
+/// and joins), and color bitmaps scaled from their fixed strike. Each glyph is drawn once per
+/// size and quarter-pixel offset and cached for the caption being drawn.
+final class GlyphRasterizer {
+  /// A fill, the outline around it (empty for color glyphs).
+  struct Glyph {
+    var fill: GlyphBitmap
+    var outline: GlyphBitmap
+  }
+
+  private struct Key: Hashable {
+    let face: ObjectIdentifier
+    let glyph: UInt32
+    let quarterX: Int
+    let quarterY: Int
+  }
+
+  /// Quarter pixels: positions are rounded to them.
+  static let subpixels = 4
+
+  let size: Double
+  let outlineWidth: Double
+  private let stroker: FT_Stroker?
+  private var cache: [Key: Glyph] = [:]
+
+  /// A rasterizer for one font size and outline width (pixels).
+  init(library: FT_Library?, size: Double, outlineWidth: Double) {
+    self.size = size
+    self.outlineWidth = outlineWidth
+    var stroker: FT_Stroker?
+    if let library, FT_Stroker_New(library, &stroker) == 0, let stroker {
+      FT_Stroker_Set(
+        stroker, FT_Fixed((outlineWidth * 64).rounded()), FT_STROKER_LINECAP_ROUND,
+        FT_STROKER_LINEJOIN_ROUND, 0)
+      self.stroker = stroker
+    } else {
+      self.stroker = nil
+    }
+  }
+
+  deinit {
+    if let stroker { FT_Stroker_Done(stroker) }
+  }
+
+  /// The glyph at a sub-pixel offset of `quarterX`/`quarterY` quarter pixels (0…3).
+  func glyph(_ shaped: ShapedGlyph, quarterX: Int, quarterY: Int) -> Glyph {
+    let key = Key(
+      face: ObjectIdentifier(shaped.face), glyph: shaped.glyph, quarterX: quarterX,
+      quarterY: quarterY)
+    if let glyph = cache[key] { return glyph }
+    let glyph =
+      shaped.face.isColor
+      ? Glyph(fill: colorBitmap(shaped, quarterX: quarterX, quarterY: quarterY), outline: .empty)
+      : outlineBitmaps(shaped, quarterX: quarterX, quarterY: quarterY)
+    cache[key] = glyph
+    return glyph
+  }
+
+  // MARK: - Outline fonts
+
+  private func outlineBitmaps(_ shaped: ShapedGlyph, quarterX: Int, quarterY: Int) -> Glyph {
+    let face = shaped.face
+    face.setPixelSize(size)
+    let flags = FT_Int32(FT_LOAD_NO_HINTING) | FT_Int32(FT_LOAD_NO_BITMAP)
+    guard FT_Load_Glyph(face.face, shaped.glyph, flags) == 0, let slot = face.face.pointee.glyph
+    else { return Glyph(fill: .empty, outline: .empty) }
+    var fill: FT_Glyph?
+    guard FT_Get_Glyph(slot, &fill) == 0, fill != nil else {
+      return Glyph(fill: .empty, outline: .empty)
+    }
+    var delta = FT_Vector(
+      x: FT_Pos(quarterX * 64 / GlyphRasterizer.subpixels),
+      y: FT_Pos(quarterY * 64 / GlyphRasterizer.subpixels))
+    FT_Glyph_Transform(fill, nil, &delta)
+    var outline: FT_Glyph?
+    if let stroker, FT_Glyph_Copy(fill, &outline) == 0 {
+      // 0 = the border outside the glyph; 1 = destroy the glyph it was made from.
+      if FT_Glyph_StrokeBorder(&outline, stroker, 0, 1) != 0 { outline = nil }
+    }
+    let glyph = Glyph(fill: bitmap(from: &fill), outline: bitmap(from: &outline))
+    return glyph
+  }
+
+  /// Renders an outline glyph to 8-bit coverage and frees it.
+  private func bitmap(from glyph: inout FT_Glyph?) -> GlyphBitmap {
+    guard glyph != nil else { return .empty }
+    defer {
+      if let done = glyph { FT_Done_Glyph(done) }
+      glyph = nil
+    }
+    guard FT_Glyph_To_Bitmap(&glyph, FT_RENDER_MODE_NORMAL, nil, 1) == 0, let rendered = glyph
+    else { return .empty }
+    let bitmapGlyph = UnsafeMutableRawPointer(rendered).assumingMemoryBound(
+      to: FT_BitmapGlyphRec.self)
+    let source = bitmapGlyph.pointee.bitmap
+    let width = Int(source.width)
+    let height = Int(source.rows)
+    guard width > 0, height > 0, let buffer = source.buffer,
+      source.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+    else { return .empty }
+    var pixels = [UInt8](repeating: 0, count: width * height)
+    let pitch = Int(source.pitch)
+    pixels.withUnsafeMutableBufferPointer { destination in
+      for row in 0..<height {
+        let from = buffer + (pitch >= 0 ? row * pitch : (height - 1 - row) * -pitch)
+        for column in 0..<width { destination[row * width + column] = from[column] }
+      }
+    }
+    return GlyphBitmap(
+      left: Int(bitmapGlyph.pointee.left), top: Int(bitmapGlyph.pointee.top), width: width,
+      height: height, pixels: pixels, isColor: false)
+  }
+
+  // MARK: - Color bitmap fonts
+
+  /// Loads the BGRA strike (FT_LOAD_COLOR) and scales it from the strike size to `size`.
+  private func colorBitmap(_ shaped: ShapedGlyph, quarterX: Int, quarterY: Int) -> GlyphBitmap {
+    let face = shaped.face
+    guard FT_Load_Glyph(face.face, shaped.glyph, FT_Int32(FT_LOAD_COLOR)) == 0,
+      let slot = face.face.pointee.glyph
+    else { return .empty }
+    let source = slot.pointee.bitmap
+    let sourceWidth = Int(source.width)
+    let sourceHeight = Int(source.rows)
+    guard sourceWidth > 0, sourceHeight > 0, let buffer = source.buffer,
+      source.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue), face.strikeSize > 0
+    else { return .empty }
+    let scale = size / face.strikeSize
+    let offsetX = Double(quarterX) / Double(GlyphRasterizer.subpixels)
+    let offsetY = Double(quarterY) / Double(GlyphRasterizer.subpixels)
+    let left = Double(slot.pointee.bitmap_left) * scale + offsetX
+    let top = Double(slot.pointee.bitmap_top) * scale + offsetY
+    let width = max(1, Int((Double(sourceWidth) * scale).rounded(.up)))
+    let height = max(1, Int((Double(sourceHeight) * scale).rounded(.up)))
+    let pitch = Int(source.pitch)
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    // Area averaging: each destination pixel is the mean of the source square it covers, which
+    // is a proper filter when shrinking (the usual case) and a soft nearest when enlarging.
+    let step = 1 / scale
+    pixels.withUnsafeMutableBufferPointer { destination in
+      for y in 0..<height {
+        let sourceTop = Double(y) * step
+        let sourceBottom = min(Double(sourceHeight), sourceTop + max(step, 1))
+        for x in 0..<width {
+          let sourceLeft = Double(x) * step
+          let sourceRight = min(Double(sourceWidth), sourceLeft + max(step, 1))
+          var sums: (Double, Double, Double, Double) = (0, 0, 0, 0)
+          var total = 0.0
+          var row = Int(sourceTop)
+          while Double(row) < sourceBottom && row < sourceHeight {
+            let rowWeight =
+              min(Double(row + 1), sourceBottom) - max(Double(row), sourceTop)
+            var column = Int(sourceLeft)
+            while Double(column) < sourceRight && column < sourceWidth {
+              let weight =
+                rowWeight
+                * (min(Double(column + 1), sourceRight) - max(Double(column), sourceLeft))
+              let pixel = buffer + row * pitch + column * 4
+              sums.0 += weight * Double(pixel[0])
+              sums.1 += weight * Double(pixel[1])
+              sums.2 += weight * Double(pixel[2])
+              sums.3 += weight * Double(pixel[3])
+              total += weight
+              column += 1
+            }
+            row += 1
+          }
+          guard total > 0 else { continue }
+          let index = (y * width + x) * 4
+          destination[index] = UInt8(min(255, (sums.0 / total).rounded()))
+          destination[index + 1] = UInt8(min(255, (sums.1 / total).rounded()))
+          destination[index + 2] = UInt8(min(255, (sums.2 / total).rounded()))
+          destination[index + 3] = UInt8(min(255, (sums.3 / total).rounded()))
+        }
+      }
+    }
+    return GlyphBitmap(
+      left: Int(left.rounded()), top: Int(top.rounded()), width: width, height: height,
+      pixels: pixels, isColor: true)
+  }
+}
