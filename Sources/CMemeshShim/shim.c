@@ -335,15 +335,9 @@ int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_
              "unsupported JPEG color space (%d components)", decoder->jpeg.num_components);
     return MEMESH_ERROR;
   }
-  if (scale_denom < 1) scale_denom = 1;
-  if (scale_denom > 8) scale_denom = 8;
-  decoder->jpeg.scale_num = 1;
-  decoder->jpeg.scale_denom = (unsigned int)scale_denom;
-  jpeg_calc_output_dimensions(&decoder->jpeg);
   decoder->source_width = decoder->jpeg.image_width;
   decoder->source_height = decoder->jpeg.image_height;
-  decoder->width = decoder->jpeg.output_width;
-  decoder->height = decoder->jpeg.output_height;
+  if (memesh_decoder_scale_jpeg(decoder, scale_denom) != MEMESH_OK) return MEMESH_ERROR;
 
   for (jpeg_saved_marker_ptr marker = decoder->jpeg.marker_list; marker != NULL;
        marker = marker->next) {
@@ -360,6 +354,19 @@ int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_
       if (decoder->recipe != NULL) decoder->recipe_size = marker->data_length - prefix;
     }
   }
+  return MEMESH_OK;
+}
+
+int memesh_decoder_scale_jpeg(memesh_decoder *decoder, int scale_denom) {
+  if (decoder->kind != 2) return MEMESH_ERROR;
+  if (setjmp(decoder->failure.jump)) return MEMESH_ERROR;
+  if (scale_denom < 1) scale_denom = 1;
+  if (scale_denom > 8) scale_denom = 8;
+  decoder->jpeg.scale_num = 1;
+  decoder->jpeg.scale_denom = (unsigned int)scale_denom;
+  jpeg_calc_output_dimensions(&decoder->jpeg);
+  decoder->width = decoder->jpeg.output_width;
+  decoder->height = decoder->jpeg.output_height;
   return MEMESH_OK;
 }
 

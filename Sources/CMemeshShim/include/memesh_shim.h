@@ -34,6 +34,8 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
 /// refuses images over `max_pixels` and, while decoding, files with more than `max_scans` scans.
 int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_t size,
                              uint64_t max_pixels, int max_scans, int scale_denom);
+/// Asks libjpeg for a DCT-scaled output (1/`scale_denom` of the size, 1…8) after opening a JPEG.
+int memesh_decoder_scale_jpeg(memesh_decoder *decoder, int scale_denom);
 /// Output width after memesh_decoder_open_*.
 uint32_t memesh_decoder_width(const memesh_decoder *decoder);
 /// Output height after memesh_decoder_open_*.
