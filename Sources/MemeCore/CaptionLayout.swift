@@ -80,7 +80,8 @@ public enum CaptionLayout {
       let oneLine = CaptionLayout.largest(
         extent: bandHeight, perSize: style.ascent + style.descent, outline: style.outline)
       maximumSize = max(0, min(oneLine, max(height * 0.15, width * 0.06)))
-      minimumSize = min(maximumSize, max(10, height * 0.03))
+      // Readable on a phone: 3 % of the height, less on a strip narrower than it is tall.
+      minimumSize = min(maximumSize, max(6, 0.03 * min(height, width * 1.5)))
     }
   }
 

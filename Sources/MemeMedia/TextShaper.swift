@@ -57,9 +57,12 @@ struct TextShaper {
       guard let face = chooseFace(for: character, preferring: wordFace, into: &result) else {
         continue
       }
-      if var last = runs.last,
-        last.face === face || character.isWhitespace,
-        direction == nil || direction == last.rightToLeft
+      // A space stays in the run it follows unless that is an emoji font, whose space is as
+      // wide as an emoji.
+      let joinsRun = { (last: Run) in
+        last.face === face || (character.isWhitespace && !last.face.isColor)
+      }
+      if var last = runs.last, joinsRun(last), direction == nil || direction == last.rightToLeft
       {
         last.text.append(character)
         runs[runs.count - 1] = last
