@@ -21,6 +21,8 @@ final class FontFace {
   let strikeSize: Double
   let familyName: String
   let styleName: String
+  /// The weight a variable font is drawn at (700), nil for static fonts.
+  private(set) var variableWeight: Double?
   /// The size last set with `FT_Set_Char_Size`, in 26.6.
   private var currentSize: Int = -1
 
@@ -96,6 +98,7 @@ final class FontFace {
     FT_Set_Var_Design_Coordinates(face, FT_UInt(count), &coordinates)
     var variation = hb_variation_t(tag: hb_tag_t(FontFace.weightTag), value: Float(weight))
     hb_font_set_variations(hbFont, &variation, 1)
+    variableWeight = weight
   }
 
   /// The OpenType tag 'wght' (HB_TAG is a macro Swift cannot import).
