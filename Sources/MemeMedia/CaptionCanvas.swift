@@ -139,7 +139,8 @@ struct CaptionCanvas {
     guard outAlpha255 > 0 else { return }
     for channel in 0..<3 {
       let sourceValue = [source.0, source.1, source.2][channel] * scale
-      let premultipliedOut = sourceValue * 255 + Int(pixels[index + channel]) * destinationAlpha
+      let premultipliedOut =
+        sourceValue * 255 + Int(pixels[index + channel]) * destinationAlpha
         * inverse
       pixels[index + channel] = UInt8(
         min(255, (premultipliedOut + outAlpha255 / 2) / outAlpha255))

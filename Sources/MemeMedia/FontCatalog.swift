@@ -106,8 +106,9 @@ public struct FontCatalog: Sendable {
     let key = FontInfo.normalized(wanted)
     if let found = all.first(where: { FontInfo.normalized($0.name) == key })
       ?? all.first(where: {
-        FontInfo.normalized(URL(fileURLWithPath: $0.path).deletingPathExtension()
-          .lastPathComponent) == key
+        FontInfo.normalized(
+          URL(fileURLWithPath: $0.path).deletingPathExtension()
+            .lastPathComponent) == key
       })
     {
       return found

@@ -12,8 +12,7 @@ public struct FontInfo: Sendable, Equatable {
   public var family: String
   public var style: String
 
-  public init(name: String, path: String, origin: Origin, family: String = "", style: String = "")
-  {
+  public init(name: String, path: String, origin: Origin, family: String = "", style: String = "") {
     self.name = name
     self.path = path
     self.origin = origin

@@ -62,13 +62,14 @@ struct TextShaper {
       let joinsRun = { (last: Run) in
         last.face === face || (character.isWhitespace && !last.face.isColor)
       }
-      if var last = runs.last, joinsRun(last), direction == nil || direction == last.rightToLeft
-      {
+      if var last = runs.last, joinsRun(last), direction == nil || direction == last.rightToLeft {
         last.text.append(character)
         runs[runs.count - 1] = last
       } else {
         runs.append(
-          Run(face: face, rightToLeft: direction ?? baseRightToLeft ?? false, text: String(character)))
+          Run(
+            face: face, rightToLeft: direction ?? baseRightToLeft ?? false, text: String(character))
+        )
       }
     }
     if baseRightToLeft == true { runs.reverse() }

@@ -9,8 +9,11 @@ import Testing
 
   @Test func findsTheBundledFontsFolder() throws {
     let directory = try #require(FontCatalog.bundledDirectory(environment: [:]))
-    #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(
-      "Anton-Regular.ttf").path))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: directory.appendingPathComponent(
+          "Anton-Regular.ttf"
+        ).path))
   }
 
   @Test func environmentVariableWins() {
@@ -72,7 +75,8 @@ import Testing
       .appendingPathComponent("memesh-not-a-font-\(UUID().uuidString).ttf")
     try Data("hello".utf8).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
-    #expect(throws: MemeError("font: cannot read '\(file.path)': not a TrueType or OpenType font")) {
+    #expect(throws: MemeError("font: cannot read '\(file.path)': not a TrueType or OpenType font"))
+    {
       try catalog.resolve(file.path)
     }
   }
