@@ -23,14 +23,17 @@ public struct FontCatalog: Sendable {
   /// (after `make install`), then a `Fonts` folder holding Anton-Regular.ttf found walking up
   /// from the executable's directory and then from the current directory.
   public static func bundledDirectory(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    executable: URL? = Bundle.main.executableURL,
+    currentDirectory: URL = URL(
+      fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
   ) -> URL? {
     let files = FileManager.default
     if let value = environment["MEMESH_FONTS"], !value.isEmpty {
       return URL(fileURLWithPath: value, isDirectory: true)
     }
     var starts: [URL] = []
-    if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+    if let executable = executable?.resolvingSymlinksInPath() {
       let directory = executable.deletingLastPathComponent()
       let installed = directory.deletingLastPathComponent()
         .appendingPathComponent("share/memesh/fonts", isDirectory: true)
@@ -39,7 +42,7 @@ public struct FontCatalog: Sendable {
       }
       starts.append(directory)
     }
-    starts.append(URL(fileURLWithPath: files.currentDirectoryPath, isDirectory: true))
+    starts.append(currentDirectory)
     for start in starts {
       var directory = start.standardizedFileURL
       while true {

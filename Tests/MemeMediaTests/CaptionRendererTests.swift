@@ -59,6 +59,22 @@ import Testing
     #expect(first.report == second.report)
   }
 
+  @Test func rendersFromManyTasksAtOnceWithTheSameResult() async throws {
+    let renderer = self.renderer
+    let picture = RGBAImage(width: 160, height: 120, fill: Self.gray)
+    let images = try await withThrowingTaskGroup(of: RGBAImage.self) { group in
+      for font in ["Anton", "Oswald", "Anton", "Oswald", "Anton", "Oswald"] {
+        group.addTask {
+          try renderer.render(onto: picture, top: "in parallel 猫", bottom: "😀", font: font)
+            .image
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    let distinct = Set(images.map(\.pixels))
+    #expect(distinct.count == 2, "one picture per font, whatever the interleaving")
+  }
+
   @Test func drawsOverTransparentPicturesWithoutLeavingHoles() throws {
     let clear = RGBA(0, 0, 0, 0)
     let (image, _) = try render("GHOST", size: PixelSize(width: 200, height: 150), fill: clear)

@@ -16,6 +16,31 @@ import Testing
         ).path))
   }
 
+  @Test func findsTheFontsAfterMakeInstallFromAnyDirectory() throws {
+    let prefix = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-prefix-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: prefix) }
+    let fonts = prefix.appendingPathComponent("share/memesh/fonts")
+    try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
+    try Data().write(to: fonts.appendingPathComponent("Anton-Regular.ttf"))
+    let found = FontCatalog.bundledDirectory(
+      environment: [:], executable: prefix.appendingPathComponent("bin/memesh"),
+      currentDirectory: URL(fileURLWithPath: "/"))
+    #expect(found?.standardizedFileURL.path == fonts.standardizedFileURL.path)
+  }
+
+  @Test func findsTheRepositoryFontsWalkingUpFromTheWorkingDirectory() throws {
+    let repository = try #require(FontCatalog.bundledDirectory(environment: [:]))
+      .deletingLastPathComponent()
+    let found = FontCatalog.bundledDirectory(
+      environment: [:], executable: nil,
+      currentDirectory: repository.appendingPathComponent("Sources/MemeMedia"))
+    #expect(found?.lastPathComponent == "Fonts")
+    #expect(
+      FontCatalog.bundledDirectory(
+        environment: [:], executable: nil, currentDirectory: URL(fileURLWithPath: "/")) == nil)
+  }
+
   @Test func environmentVariableWins() {
     let directory = FontCatalog.bundledDirectory(environment: ["MEMESH_FONTS": "/opt/fonts"])
     #expect(directory?.path == "/opt/fonts")
