@@ -67,7 +67,8 @@ public struct CaptionRenderer: Sendable {
       let primary = try engine.face(path: info.path)
       let style = CaptionRenderer.style(for: primary)
       let size = Double(max(height, 8)) * 0.8 / (style.inkHeight(lines: 1) + 2 * style.outline)
-      let shaper = TextShaper(primary: primary, engine: engine)
+      let shaper = TextShaper(
+        primary: primary, engine: engine, preferredFallbacks: preferredFallbacks(engine))
       let line = shaper.shape(FontInfo.sampleText)
       let outline = style.outlineWidth(at: size)
       let width = Int((line.width * size + 2 * outline + Double(height) * 0.4).rounded(.up))
@@ -87,6 +88,13 @@ public struct CaptionRenderer: Sendable {
 
   // MARK: - Drawing one caption
 
+  /// The bundled DejaVu Sans Bold, when it can be found and opened.
+  private func preferredFallbacks(_ engine: FontEngine) -> [FontFace] {
+    guard let directory = catalog.bundledDirectory else { return [] }
+    let path = directory.appendingPathComponent("DejaVuSans-Bold.ttf").path
+    return (try? engine.face(path: path)).map { [$0] } ?? []
+  }
+
   /// Vertical metrics from the font: ascent is the capital height plus room for accents.
   static func style(for face: FontFace) -> CaptionLayout.Style {
     let metrics = face.verticalMetrics
@@ -100,7 +108,8 @@ public struct CaptionRenderer: Sendable {
     style: CaptionLayout.Style, primary: FontFace, engine: FontEngine, fontName: String,
     onto image: inout RGBAImage
   ) -> CaptionSummary {
-    let shaper = TextShaper(primary: primary, engine: engine)
+    let shaper = TextShaper(
+      primary: primary, engine: engine, preferredFallbacks: preferredFallbacks(engine))
     var shaped: [String: ShapedLine] = [:]
     let result = CaptionLayout.fit(
       caption, in: band, style: style, minimumSize: bands.minimumSize,

@@ -30,6 +30,15 @@ struct ShapedLine {
 struct TextShaper {
   let primary: FontFace
   let engine: FontEngine
+  /// Fonts tried before asking fontconfig (the bundled DejaVu Sans Bold), so that Latin,
+  /// Cyrillic, Greek, Arabic and Hebrew look the same on every machine.
+  var preferredFallbacks: [FontFace] = []
+
+  /// A text fallback: the first preferred font that has `scalar`, else fontconfig's choice.
+  private func textFallback(for scalar: Unicode.Scalar) -> FontFace? {
+    preferredFallbacks.first { $0 !== primary && $0.covers(scalar) }
+      ?? engine.fallback(for: scalar, emoji: false)
+  }
 
   private struct Run {
     var face: FontFace
@@ -98,7 +107,7 @@ struct TextShaper {
       !TextShaper.ignorable.contains($0.value) && !$0.properties.isEmojiPresentation
     }
     guard let uncovered = scalars.first(where: { !primary.covers($0) }) else { return nil }
-    guard let fallback = engine.fallback(for: uncovered, emoji: false),
+    guard let fallback = textFallback(for: uncovered),
       scalars.allSatisfy(fallback.covers)
     else { return nil }
     return fallback
@@ -122,10 +131,10 @@ struct TextShaper {
     var candidate =
       wantsEmoji
       ? engine.fallback(for: first, emoji: true)
-      : (preferred ?? engine.fallback(for: uncovered, emoji: false))
+      : (preferred ?? textFallback(for: uncovered))
     if candidate == nil && wantsEmoji {
       if scalars.allSatisfy(primary.covers) { return primary }
-      candidate = engine.fallback(for: uncovered, emoji: false)
+      candidate = textFallback(for: uncovered)
     }
     guard let face = candidate else {
       for scalar in scalars where !primary.covers(scalar) && !result.missing.contains(scalar) {
