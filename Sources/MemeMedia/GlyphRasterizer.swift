@@ -53,7 +53,7 @@ final class GlyphRasterizer {
     if let glyph = cache[key] { return glyph }
     let glyph =
       shaped.face.isColor
-      ? Glyph(fill: colorBitmap(shaped, quarterX: quarterX, quarterY: quarterY), outline: .empty)
+      ? colorGlyph(shaped, quarterX: quarterX, quarterY: quarterY)
       : outlineBitmaps(shaped, quarterX: quarterX, quarterY: quarterY)
     cache[key] = glyph
     return glyph
@@ -116,69 +116,139 @@ final class GlyphRasterizer {
 
   // MARK: - Color bitmap fonts
 
-  /// Loads the BGRA strike (FT_LOAD_COLOR) and scales it from the strike size to `size`.
-  private func colorBitmap(_ shaped: ShapedGlyph, quarterX: Int, quarterY: Int) -> GlyphBitmap {
+  /// Loads the BGRA strike (FT_LOAD_COLOR), outlines its alpha, and scales both from the
+  /// strike size to `size`.
+  ///
+  /// The outline is grown around the emoji's alpha at strike resolution, where its radius is
+  /// always about 7.6 px (7 % of 109), so it costs the same at every size.
+  private func colorGlyph(_ shaped: ShapedGlyph, quarterX: Int, quarterY: Int) -> Glyph {
     let face = shaped.face
     guard FT_Load_Glyph(face.face, shaped.glyph, FT_Int32(FT_LOAD_COLOR)) == 0,
       let slot = face.face.pointee.glyph
-    else { return .empty }
+    else { return Glyph(fill: .empty, outline: .empty) }
     let source = slot.pointee.bitmap
     let sourceWidth = Int(source.width)
     let sourceHeight = Int(source.rows)
     guard sourceWidth > 0, sourceHeight > 0, let buffer = source.buffer,
       source.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue), face.strikeSize > 0
-    else { return .empty }
+    else { return Glyph(fill: .empty, outline: .empty) }
     let scale = size / face.strikeSize
+    let radius = outlineWidth / scale
+    let pad = Int(radius.rounded(.up)) + 1
+    let width = sourceWidth + 2 * pad
+    let height = sourceHeight + 2 * pad
+    // The strike, copied into a padded premultiplied BGRA buffer.
+    var color = [UInt8](repeating: 0, count: width * height * 4)
+    let pitch = Int(source.pitch)
+    for row in 0..<sourceHeight {
+      for column in 0..<sourceWidth * 4 {
+        color[((row + pad) * width + pad) * 4 + column] = buffer[row * pitch + column]
+      }
+    }
+    let outline = GlyphRasterizer.dilate(
+      alphaOf: color, width: width, height: height, radius: radius)
     let offsetX = Double(quarterX) / Double(GlyphRasterizer.subpixels)
     let offsetY = Double(quarterY) / Double(GlyphRasterizer.subpixels)
-    let left = Double(slot.pointee.bitmap_left) * scale + offsetX
-    let top = Double(slot.pointee.bitmap_top) * scale + offsetY
-    let width = max(1, Int((Double(sourceWidth) * scale).rounded(.up)))
-    let height = max(1, Int((Double(sourceHeight) * scale).rounded(.up)))
-    let pitch = Int(source.pitch)
-    var pixels = [UInt8](repeating: 0, count: width * height * 4)
-    // Area averaging: each destination pixel is the mean of the source square it covers, which
-    // is a proper filter when shrinking (the usual case) and a soft nearest when enlarging.
-    let step = 1 / scale
-    pixels.withUnsafeMutableBufferPointer { destination in
-      for y in 0..<height {
-        let sourceTop = Double(y) * step
-        let sourceBottom = min(Double(sourceHeight), sourceTop + max(step, 1))
-        for x in 0..<width {
-          let sourceLeft = Double(x) * step
-          let sourceRight = min(Double(sourceWidth), sourceLeft + max(step, 1))
-          var sums: (Double, Double, Double, Double) = (0, 0, 0, 0)
-          var total = 0.0
-          var row = Int(sourceTop)
-          while Double(row) < sourceBottom && row < sourceHeight {
-            let rowWeight =
-              min(Double(row + 1), sourceBottom) - max(Double(row), sourceTop)
-            var column = Int(sourceLeft)
-            while Double(column) < sourceRight && column < sourceWidth {
-              let weight =
-                rowWeight
-                * (min(Double(column + 1), sourceRight) - max(Double(column), sourceLeft))
-              let pixel = buffer + row * pitch + column * 4
-              sums.0 += weight * Double(pixel[0])
-              sums.1 += weight * Double(pixel[1])
-              sums.2 += weight * Double(pixel[2])
-              sums.3 += weight * Double(pixel[3])
-              total += weight
-              column += 1
+    let left = Int((Double(Int(slot.pointee.bitmap_left) - pad) * scale + offsetX).rounded())
+    let top = Int((Double(Int(slot.pointee.bitmap_top) + pad) * scale + offsetY).rounded())
+    let scaledColor = GlyphRasterizer.resample(
+      color, width: width, height: height, channels: 4, scale: scale)
+    let scaledOutline = GlyphRasterizer.resample(
+      outline, width: width, height: height, channels: 1, scale: scale)
+    return Glyph(
+      fill: GlyphBitmap(
+        left: left, top: top, width: scaledColor.width, height: scaledColor.height,
+        pixels: scaledColor.pixels, isColor: true),
+      outline: GlyphBitmap(
+        left: left, top: top, width: scaledOutline.width, height: scaledOutline.height,
+        pixels: scaledOutline.pixels, isColor: false))
+  }
+
+  /// The alpha channel of a BGRA buffer grown by a disk of `radius` pixels, antialiased.
+  static func dilate(alphaOf color: [UInt8], width: Int, height: Int, radius: Double) -> [UInt8] {
+    let reach = Int(radius.rounded(.up))
+    var offsets: [(dx: Int, dy: Int, weight: Double)] = []
+    for dy in -reach...reach {
+      for dx in -reach...reach {
+        let distance = (Double(dx * dx + dy * dy)).squareRoot()
+        let weight = min(1, max(0, radius + 0.5 - distance))
+        if weight > 0 { offsets.append((dx, dy, weight)) }
+      }
+    }
+    var result = [UInt8](repeating: 0, count: width * height)
+    color.withUnsafeBufferPointer { color in
+      result.withUnsafeMutableBufferPointer { result in
+        for y in 0..<height {
+          for x in 0..<width {
+            var best = 0.0
+            for offset in offsets {
+              let sourceX = x + offset.dx
+              let sourceY = y + offset.dy
+              guard sourceX >= 0, sourceX < width, sourceY >= 0, sourceY < height else {
+                continue
+              }
+              let alpha = Double(color[(sourceY * width + sourceX) * 4 + 3]) * offset.weight
+              if alpha > best {
+                best = alpha
+                if best >= 255 { break }
+              }
             }
-            row += 1
+            result[y * width + x] = UInt8(best.rounded())
           }
-          guard total > 0 else { continue }
-          let index = (y * width + x) * 4
-          destination[index] = UInt8(min(255, (sums.0 / total).rounded()))
-          destination[index + 1] = UInt8(min(255, (sums.1 / total).rounded()))
-          destination[index + 2] = UInt8(min(255, (sums.2 / total).rounded()))
-          destination[index + 3] = UInt8(min(255, (sums.3 / total).rounded()))
         }
       }
     }
-    return GlyphBitmap(
-      left: Int(left.rounded()), top: Int(top.rounded()), width: width, height: height,
-      pixels: pixels, isColor: true)
+    return result
+  }
+
+  /// Scales a `channels`-byte-per-pixel buffer by `scale` with area averaging: each result
+  /// pixel is the mean of the source square it covers, a proper filter when shrinking (the
+  /// usual case) and a soft nearest neighbour when enlarging.
+  static func resample(
+    _ pixels: [UInt8], width sourceWidth: Int, height sourceHeight: Int, channels: Int,
+    scale: Double
+  ) -> (pixels: [UInt8], width: Int, height: Int) {
+    let width = max(1, Int((Double(sourceWidth) * scale).rounded(.up)))
+    let height = max(1, Int((Double(sourceHeight) * scale).rounded(.up)))
+    var result = [UInt8](repeating: 0, count: width * height * channels)
+    let step = 1 / scale
+    var sums = [Double](repeating: 0, count: channels)
+    pixels.withUnsafeBufferPointer { source in
+      result.withUnsafeMutableBufferPointer { destination in
+        for y in 0..<height {
+          let sourceTop = Double(y) * step
+          let sourceBottom = min(Double(sourceHeight), sourceTop + max(step, 1))
+          for x in 0..<width {
+            let sourceLeft = Double(x) * step
+            let sourceRight = min(Double(sourceWidth), sourceLeft + max(step, 1))
+            for channel in 0..<channels { sums[channel] = 0 }
+            var total = 0.0
+            var row = Int(sourceTop)
+            while Double(row) < sourceBottom && row < sourceHeight {
+              let rowWeight = min(Double(row + 1), sourceBottom) - max(Double(row), sourceTop)
+              var column = Int(sourceLeft)
+              while Double(column) < sourceRight && column < sourceWidth {
+                let weight =
+                  rowWeight
+                  * (min(Double(column + 1), sourceRight) - max(Double(column), sourceLeft))
+                let index = (row * sourceWidth + column) * channels
+                for channel in 0..<channels {
+                  sums[channel] += weight * Double(source[index + channel])
+                }
+                total += weight
+                column += 1
+              }
+              row += 1
+            }
+            guard total > 0 else { continue }
+            let index = (y * width + x) * channels
+            for channel in 0..<channels {
+              destination[index + channel] = UInt8(min(255, (sums[channel] / total).rounded()))
+            }
+          }
+        }
+      }
+    }
+    return (result, width, height)
   }
 }
