@@ -175,6 +175,11 @@ final class GlyphRasterizer {
         if weight > 0 { offsets.append((dx, dy, weight)) }
       }
     }
+    // Nearest first: inside the emoji the first offset already gives full alpha, and once the
+    // remaining weights cannot beat the best value the search stops.
+    offsets.sort {
+      ($0.weight, $1.dx * $1.dx + $1.dy * $1.dy) > ($1.weight, $0.dx * $0.dx + $0.dy * $0.dy)
+    }
     var result = [UInt8](repeating: 0, count: width * height)
     color.withUnsafeBufferPointer { color in
       result.withUnsafeMutableBufferPointer { result in
@@ -187,11 +192,9 @@ final class GlyphRasterizer {
               guard sourceX >= 0, sourceX < width, sourceY >= 0, sourceY < height else {
                 continue
               }
+              if 255 * offset.weight <= best { break }
               let alpha = Double(color[(sourceY * width + sourceX) * 4 + 3]) * offset.weight
-              if alpha > best {
-                best = alpha
-                if best >= 255 { break }
-              }
+              if alpha > best { best = alpha }
             }
             result[y * width + x] = UInt8(best.rounded())
           }
@@ -210,9 +213,17 @@ final class GlyphRasterizer {
   ) -> (pixels: [UInt8], width: Int, height: Int) {
     let width = max(1, Int((Double(sourceWidth) * scale).rounded(.up)))
     let height = max(1, Int((Double(sourceHeight) * scale).rounded(.up)))
+    if scale > 1 {
+      return (
+        enlarge(
+          pixels, width: sourceWidth, height: sourceHeight, channels: channels, to: (width, height)),
+        width, height
+      )
+    }
     var result = [UInt8](repeating: 0, count: width * height * channels)
     let step = 1 / scale
-    var sums = [Double](repeating: 0, count: channels)
+    let sums = UnsafeMutableBufferPointer<Double>.allocate(capacity: channels)
+    defer { sums.deallocate() }
     pixels.withUnsafeBufferPointer { source in
       result.withUnsafeMutableBufferPointer { destination in
         for y in 0..<height {
@@ -250,5 +261,46 @@ final class GlyphRasterizer {
       }
     }
     return (result, width, height)
+  }
+
+  /// Bilinear enlargement in 8-bit fixed point, sampling at pixel centres.
+  static func enlarge(
+    _ pixels: [UInt8], width sourceWidth: Int, height sourceHeight: Int, channels: Int,
+    to size: (width: Int, height: Int)
+  ) -> [UInt8] {
+    var result = [UInt8](repeating: 0, count: size.width * size.height * channels)
+    let ratioX = Double(sourceWidth) / Double(size.width)
+    let ratioY = Double(sourceHeight) / Double(size.height)
+    // Per column: the left source column and the weight of the right one (0…256).
+    let columns: [(Int, Int)] = (0..<size.width).map { x in
+      let position = max(0, (Double(x) + 0.5) * ratioX - 0.5)
+      let left = min(Int(position), sourceWidth - 1)
+      return (left, Int(((position - Double(left)) * 256).rounded()))
+    }
+    pixels.withUnsafeBufferPointer { source in
+      result.withUnsafeMutableBufferPointer { destination in
+        for y in 0..<size.height {
+          let position = max(0, (Double(y) + 0.5) * ratioY - 0.5)
+          let top = min(Int(position), sourceHeight - 1)
+          let bottom = min(top + 1, sourceHeight - 1)
+          let weightY = Int(((position - Double(top)) * 256).rounded())
+          for x in 0..<size.width {
+            let (left, weightX) = columns[x]
+            let right = min(left + 1, sourceWidth - 1)
+            for channel in 0..<channels {
+              let topLeft = Int(source[(top * sourceWidth + left) * channels + channel])
+              let topRight = Int(source[(top * sourceWidth + right) * channels + channel])
+              let bottomLeft = Int(source[(bottom * sourceWidth + left) * channels + channel])
+              let bottomRight = Int(source[(bottom * sourceWidth + right) * channels + channel])
+              let upper = topLeft * (256 - weightX) + topRight * weightX
+              let lower = bottomLeft * (256 - weightX) + bottomRight * weightX
+              let value = (upper * (256 - weightY) + lower * weightY + 32768) >> 16
+              destination[(y * size.width + x) * channels + channel] = UInt8(min(255, value))
+            }
+          }
+        }
+      }
+    }
+    return result
   }
 }
