@@ -128,6 +128,26 @@ public enum CaptionLayout {
   /// The ellipsis appended to a cut caption.
   public static let ellipsis = "…"
 
+  // MARK: - Normalizing
+
+  /// The text as drawn: upper-cased the Unicode way (`straße` → `STRASSE`), tabs and line
+  /// breaks as spaces, control characters and bidi overrides removed, ends trimmed.
+  public static func normalize(_ text: String) -> String {
+    var scalars = String.UnicodeScalarView()
+    for scalar in text.uppercased().unicodeScalars {
+      if scalar.properties.isWhitespace {
+        scalars.append(" ")
+      } else if scalar.properties.generalCategory == .control
+        || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+      {
+        continue
+      } else {
+        scalars.append(scalar)
+      }
+    }
+    return String(scalars).trimmingSpaces()
+  }
+
   // MARK: - Breaking text into units
 
   /// Splits `text` at spaces, and between characters of scripts written without spaces (CJK).
@@ -365,5 +385,15 @@ public enum CaptionLayout {
     return Result(
       lines: lines, size: size, maximumSize: maximumSize, truncated: truncated,
       lineWidths: widths)
+  }
+}
+
+extension String {
+  /// Without leading and trailing spaces.
+  fileprivate func trimmingSpaces() -> String {
+    var slice = Substring(self)
+    while slice.first == " " { slice.removeFirst() }
+    while slice.last == " " { slice.removeLast() }
+    return String(slice)
   }
 }

@@ -38,7 +38,7 @@ public struct CaptionRenderer: Sendable {
       for (label, text, band, isTop) in [
         ("top", top, bands.top, true), ("bottom", bottom, bands.bottom, false),
       ] {
-        let caption = text.uppercased().trimmingCharacters(in: .whitespacesAndNewlines)
+        let caption = CaptionLayout.normalize(text)
         guard !caption.isEmpty else {
           explanations.append("\(label): (empty)")
           continue

@@ -131,4 +131,12 @@ func expectFits(_ result: CaptionLayout.Result, in box: CaptionLayout.Box) {
     #expect(result.size <= bands.maximumSize)
     #expect(style.height(lines: result.lines.count, size: result.size) <= bands.top.height + 1e-6)
   }
+
+  @Test(arguments: [
+    ("straße", "STRASSE"), ("  one\ttwo\nthree  ", "ONE TWO THREE"), ("a\u{0}b", "AB"),
+    ("\u{202E}abc", "ABC"), ("ǆ ﬁ", "Ǆ FI"), ("👍🏽 ok", "👍🏽 OK"), ("\n\t ", ""),
+  ])
+  func normalizesTheWayItIsDrawn(typed: String, drawn: String) {
+    #expect(CaptionLayout.normalize(typed) == drawn)
+  }
 }
