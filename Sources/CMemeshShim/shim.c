@@ -1,5 +1,784 @@
 #include "memesh_shim.h"
-#include <png.h>
-#include <jpeglib.h>
 
-int memesh_shim_version(void) { return 1; }
+#include <limits.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <libdeflate.h>
+#include <png.h>
+
+int memesh_shim_version(void) { return 2; }
+
+enum { MESSAGE_SIZE = 256, MAX_WARNINGS = 8 };
+
+static const char recipe_keyword[] = "memesh:recipe";
+
+// MARK: - Collected messages
+
+/// Where a library's fatal error jumps to, with its reason and the warnings seen so far.
+struct failure {
+  jmp_buf jump;
+  char message[MESSAGE_SIZE];
+  char warnings[MAX_WARNINGS][MESSAGE_SIZE];
+  int warning_count;
+};
+
+static void set_message(struct failure *failure, const char *text) {
+  snprintf(failure->message, sizeof failure->message, "%s", text);
+}
+
+/// Keeps a warning once, so a corrupt file repeating one complaint shows it once.
+static void add_warning(struct failure *failure, const char *text) {
+  for (int index = 0; index < failure->warning_count; index++) {
+    if (strcmp(failure->warnings[index], text) == 0) return;
+  }
+  if (failure->warning_count >= MAX_WARNINGS) return;
+  snprintf(failure->warnings[failure->warning_count], MESSAGE_SIZE, "%s", text);
+  failure->warning_count++;
+}
+
+// MARK: - Decoder state
+
+struct memesh_decoder {
+  struct failure failure;
+  int kind;  // 0 none, 1 PNG, 2 JPEG
+  uint32_t width, height, source_width, source_height;
+  uint8_t *recipe;
+  size_t recipe_size;
+  uint8_t *exif;
+  size_t exif_size;
+  // PNG
+  png_structp png;
+  png_infop png_info;
+  const uint8_t *data;
+  size_t size, offset;
+  // JPEG
+  struct jpeg_decompress_struct jpeg;
+  struct jpeg_error_mgr jpeg_error;
+  struct jpeg_progress_mgr jpeg_progress;
+  int jpeg_created;
+  int max_scans;
+  int cmyk, adobe_inverted;
+};
+
+memesh_decoder *memesh_decoder_new(void) { return calloc(1, sizeof(memesh_decoder)); }
+
+void memesh_decoder_free(memesh_decoder *decoder) {
+  if (decoder == NULL) return;
+  if (decoder->png != NULL) png_destroy_read_struct(&decoder->png, &decoder->png_info, NULL);
+  if (decoder->jpeg_created) jpeg_destroy_decompress(&decoder->jpeg);
+  free(decoder->recipe);
+  free(decoder->exif);
+  free(decoder);
+}
+
+uint32_t memesh_decoder_width(const memesh_decoder *decoder) { return decoder->width; }
+uint32_t memesh_decoder_height(const memesh_decoder *decoder) { return decoder->height; }
+uint32_t memesh_decoder_source_width(const memesh_decoder *decoder) {
+  return decoder->source_width;
+}
+uint32_t memesh_decoder_source_height(const memesh_decoder *decoder) {
+  return decoder->source_height;
+}
+const char *memesh_decoder_message(const memesh_decoder *decoder) {
+  return decoder->failure.message;
+}
+int memesh_decoder_warning_count(const memesh_decoder *decoder) {
+  return decoder->failure.warning_count;
+}
+const char *memesh_decoder_warning(const memesh_decoder *decoder, int index) {
+  if (index < 0 || index >= decoder->failure.warning_count) return "";
+  return decoder->failure.warnings[index];
+}
+const uint8_t *memesh_decoder_exif(const memesh_decoder *decoder, size_t *size) {
+  *size = decoder->exif_size;
+  return decoder->exif;
+}
+const uint8_t *memesh_decoder_recipe(const memesh_decoder *decoder, size_t *size) {
+  *size = decoder->recipe_size;
+  return decoder->recipe;
+}
+
+/// Copies `size` bytes so they outlive the library structure they came from.
+static uint8_t *copy_bytes(const void *bytes, size_t size) {
+  uint8_t *copy = malloc(size + 1);
+  if (copy == NULL) return NULL;
+  memcpy(copy, bytes, size);
+  copy[size] = 0;
+  return copy;
+}
+
+/// Refuses sizes over the pixel cap before anything large is allocated.
+static int check_pixels(struct failure *failure, uint64_t width, uint64_t height,
+                        uint64_t max_pixels) {
+  if (width == 0 || height == 0) {
+    set_message(failure, "the picture has no pixels");
+    return MEMESH_ERROR;
+  }
+  if (width * height > max_pixels) {
+    snprintf(failure->message, sizeof failure->message,
+             "the picture is %llu×%llu pixels, more than the limit of %llu megapixels",
+             (unsigned long long)width, (unsigned long long)height,
+             (unsigned long long)(max_pixels / 1000000));
+    return MEMESH_ERROR;
+  }
+  return MEMESH_OK;
+}
+
+// MARK: - PNG decoding
+
+static void png_error_function(png_structp png, png_const_charp text) {
+  struct failure *failure = png_get_error_ptr(png);
+  set_message(failure, text);
+  png_longjmp(png, 1);
+}
+
+static void png_warning_function(png_structp png, png_const_charp text) {
+  struct failure *failure = png_get_error_ptr(png);
+  add_warning(failure, text);
+}
+
+static void png_read_function(png_structp png, png_bytep target, size_t length) {
+  memesh_decoder *decoder = png_get_io_ptr(png);
+  if (length > decoder->size - decoder->offset) png_error(png, "the file ends early");
+  memcpy(target, decoder->data + decoder->offset, length);
+  decoder->offset += length;
+}
+
+int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t size,
+                            uint64_t max_pixels) {
+  decoder->kind = 1;
+  decoder->data = data;
+  decoder->size = size;
+  decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &decoder->failure,
+                                        png_error_function, png_warning_function);
+  if (decoder->png == NULL) {
+    set_message(&decoder->failure, "out of memory");
+    return MEMESH_ERROR;
+  }
+  decoder->png_info = png_create_info_struct(decoder->png);
+  if (decoder->png_info == NULL) {
+    set_message(&decoder->failure, "out of memory");
+    return MEMESH_ERROR;
+  }
+  if (setjmp(png_jmpbuf(decoder->png))) return MEMESH_ERROR;
+
+  png_set_read_fn(decoder->png, decoder, png_read_function);
+  png_uint_32 side_limit = max_pixels > 0x7fffffffu ? 0x7fffffffu : (png_uint_32)max_pixels;
+  png_set_user_limits(decoder->png, side_limit, side_limit);
+  png_set_chunk_cache_max(decoder->png, 128);
+  png_set_chunk_malloc_max(decoder->png, 4 * 1024 * 1024);
+  // Ancillary chunks memesh does not use (gAMA, iCCP, tEXt, zTXt …) are skipped unread, so a
+  // compressed one is never inflated; only iTXt is read, for the recipe.
+  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
+  static const png_byte kept[] = "iTXt";
+  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_AS_DEFAULT, kept, 1);
+
+  png_read_info(decoder->png, decoder->png_info);
+  png_uint_32 width = 0, height = 0;
+  int bit_depth = 0, color_type = 0;
+  png_get_IHDR(decoder->png, decoder->png_info, &width, &height, &bit_depth, &color_type, NULL,
+               NULL, NULL);
+  if (check_pixels(&decoder->failure, width, height, max_pixels) != MEMESH_OK) {
+    return MEMESH_ERROR;
+  }
+  int has_transparency = png_get_valid(decoder->png, decoder->png_info, PNG_INFO_tRNS) != 0;
+  if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(decoder->png);
+  if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) {
+    png_set_expand_gray_1_2_4_to_8(decoder->png);
+  }
+  if (has_transparency) png_set_tRNS_to_alpha(decoder->png);
+  // Rounds (v * 255 / 65535) instead of dropping the low byte.
+  if (bit_depth == 16) png_set_scale_16(decoder->png);
+  if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(decoder->png);
+  if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_transparency) {
+    png_set_add_alpha(decoder->png, 0xff, PNG_FILLER_AFTER);
+  }
+  png_set_interlace_handling(decoder->png);
+  png_read_update_info(decoder->png, decoder->png_info);
+  if (png_get_rowbytes(decoder->png, decoder->png_info) != (size_t)width * 4) {
+    set_message(&decoder->failure, "libpng could not convert the pixels to RGBA");
+    return MEMESH_ERROR;
+  }
+  decoder->width = decoder->source_width = width;
+  decoder->height = decoder->source_height = height;
+  return MEMESH_OK;
+}
+
+/// Keeps the first `memesh:recipe` text chunk libpng has read.
+static void png_collect_recipe(memesh_decoder *decoder) {
+  png_textp texts = NULL;
+  int count = png_get_text(decoder->png, decoder->png_info, &texts, NULL);
+  for (int index = 0; index < count && decoder->recipe == NULL; index++) {
+    if (texts[index].key == NULL || strcmp(texts[index].key, recipe_keyword) != 0) continue;
+    if (texts[index].text == NULL) continue;
+    size_t length = texts[index].compression >= PNG_ITXT_COMPRESSION_NONE
+                        ? texts[index].itxt_length
+                        : texts[index].text_length;
+    decoder->recipe = copy_bytes(texts[index].text, length);
+    if (decoder->recipe != NULL) decoder->recipe_size = length;
+  }
+}
+
+static int png_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
+  png_bytep *volatile rows = NULL;
+  if (setjmp(png_jmpbuf(decoder->png))) {
+    free(rows);
+    return MEMESH_ERROR;
+  }
+  png_bytep *new_rows = malloc((size_t)decoder->height * sizeof(png_bytep));
+  if (new_rows == NULL) png_error(decoder->png, "out of memory");
+  rows = new_rows;
+  for (size_t row = 0; row < decoder->height; row++) {
+    new_rows[row] = rgba + row * (size_t)decoder->width * 4;
+  }
+  png_read_image(decoder->png, new_rows);
+  rows = NULL;
+  free(new_rows);
+
+  // Every pixel is in: a file cut or damaged after the image data still loads, with a warning.
+  if (setjmp(png_jmpbuf(decoder->png))) {
+    char text[MESSAGE_SIZE];
+    snprintf(text, sizeof text, "damaged after the image data: %s", decoder->failure.message);
+    add_warning(&decoder->failure, text);
+    decoder->failure.message[0] = 0;
+    png_collect_recipe(decoder);
+    return MEMESH_OK;
+  }
+  png_read_end(decoder->png, decoder->png_info);
+  png_collect_recipe(decoder);
+  return MEMESH_OK;
+}
+
+// MARK: - JPEG decoding
+
+static void jpeg_error_exit_function(j_common_ptr info) {
+  struct failure *failure = info->client_data;
+  char text[JMSG_LENGTH_MAX];
+  (*info->err->format_message)(info, text);
+  set_message(failure, text);
+  longjmp(failure->jump, 1);
+}
+
+/// Collects warnings (level < 0) instead of printing them; drops trace messages.
+static void jpeg_emit_message_function(j_common_ptr info, int level) {
+  if (level >= 0) return;
+  struct failure *failure = info->client_data;
+  char text[JMSG_LENGTH_MAX];
+  (*info->err->format_message)(info, text);
+  add_warning(failure, text);
+  info->err->num_warnings++;
+}
+
+static void jpeg_silent_output(j_common_ptr info) { (void)info; }
+
+/// Counts scans as libjpeg reads them: a progressive file with thousands of scans is refused.
+static void jpeg_progress_function(j_common_ptr info) {
+  if (!info->is_decompressor) return;
+  memesh_decoder *decoder = info->client_data;
+  int scan = ((j_decompress_ptr)info)->input_scan_number;
+  if (scan > decoder->max_scans) {
+    snprintf(decoder->failure.message, MESSAGE_SIZE,
+             "the JPEG has more than %d scans (a decompression bomb?)", decoder->max_scans);
+    longjmp(decoder->failure.jump, 1);
+  }
+}
+
+static void install_jpeg_errors(struct jpeg_error_mgr *error) {
+  jpeg_std_error(error);
+  error->error_exit = jpeg_error_exit_function;
+  error->emit_message = jpeg_emit_message_function;
+  error->output_message = jpeg_silent_output;
+}
+
+int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_t size,
+                             uint64_t max_pixels, int max_scans, int scale_denom) {
+  decoder->kind = 2;
+  decoder->max_scans = max_scans;
+  install_jpeg_errors(&decoder->jpeg_error);
+  decoder->jpeg.err = &decoder->jpeg_error;
+  if (setjmp(decoder->failure.jump)) return MEMESH_ERROR;
+  jpeg_create_decompress(&decoder->jpeg);
+  decoder->jpeg_created = 1;
+  // The failure is the decoder's first member: libjpeg callbacks find both through this.
+  decoder->jpeg.client_data = decoder;
+  decoder->jpeg_progress.progress_monitor = jpeg_progress_function;
+  decoder->jpeg.progress = &decoder->jpeg_progress;
+  jpeg_mem_src(&decoder->jpeg, data, (unsigned long)size);
+  jpeg_save_markers(&decoder->jpeg, JPEG_APP0 + 1, 0xffff);
+  jpeg_save_markers(&decoder->jpeg, JPEG_COM, 0xffff);
+  jpeg_read_header(&decoder->jpeg, TRUE);
+
+  if (check_pixels(&decoder->failure, decoder->jpeg.image_width, decoder->jpeg.image_height,
+                   max_pixels) != MEMESH_OK) {
+    return MEMESH_ERROR;
+  }
+  switch (decoder->jpeg.jpeg_color_space) {
+  case JCS_GRAYSCALE:
+  case JCS_RGB:
+  case JCS_YCbCr:
+    decoder->jpeg.out_color_space = JCS_EXT_RGBA;
+    break;
+  case JCS_CMYK:
+  case JCS_YCCK:
+    decoder->jpeg.out_color_space = JCS_CMYK;
+    decoder->cmyk = 1;
+    // Adobe's writers (and libjpeg, which always adds the APP14 marker) store inverted CMYK.
+    decoder->adobe_inverted = decoder->jpeg.saw_Adobe_marker;
+    break;
+  default:
+    snprintf(decoder->failure.message, MESSAGE_SIZE,
+             "unsupported JPEG color space (%d components)", decoder->jpeg.num_components);
+    return MEMESH_ERROR;
+  }
+  decoder->source_width = decoder->jpeg.image_width;
+  decoder->source_height = decoder->jpeg.image_height;
+  if (memesh_decoder_scale_jpeg(decoder, scale_denom) != MEMESH_OK) return MEMESH_ERROR;
+
+  for (jpeg_saved_marker_ptr marker = decoder->jpeg.marker_list; marker != NULL;
+       marker = marker->next) {
+    if (marker->marker == JPEG_APP0 + 1 && decoder->exif == NULL && marker->data_length > 6 &&
+        memcmp(marker->data, "Exif\0\0", 6) == 0) {
+      decoder->exif = copy_bytes(marker->data + 6, marker->data_length - 6);
+      if (decoder->exif != NULL) decoder->exif_size = marker->data_length - 6;
+    }
+    size_t prefix = sizeof recipe_keyword;  // keyword plus the space
+    if (marker->marker == JPEG_COM && decoder->recipe == NULL && marker->data_length > prefix &&
+        memcmp(marker->data, recipe_keyword, prefix - 1) == 0 &&
+        marker->data[prefix - 1] == ' ') {
+      decoder->recipe = copy_bytes(marker->data + prefix, marker->data_length - prefix);
+      if (decoder->recipe != NULL) decoder->recipe_size = marker->data_length - prefix;
+    }
+  }
+  return MEMESH_OK;
+}
+
+int memesh_decoder_scale_jpeg(memesh_decoder *decoder, int scale_denom) {
+  if (decoder->kind != 2) return MEMESH_ERROR;
+  if (setjmp(decoder->failure.jump)) return MEMESH_ERROR;
+  if (scale_denom < 1) scale_denom = 1;
+  if (scale_denom > 8) scale_denom = 8;
+  decoder->jpeg.scale_num = 1;
+  decoder->jpeg.scale_denom = (unsigned int)scale_denom;
+  jpeg_calc_output_dimensions(&decoder->jpeg);
+  decoder->width = decoder->jpeg.output_width;
+  decoder->height = decoder->jpeg.output_height;
+  return MEMESH_OK;
+}
+
+/// 255 × 255 products back to 0…255, rounded.
+static inline uint8_t multiply_255(unsigned a, unsigned b) {
+  unsigned product = a * b + 128;
+  return (uint8_t)((product + (product >> 8)) >> 8);
+}
+
+static void cmyk_to_rgba(uint8_t *pixels, size_t count, int inverted) {
+  for (size_t index = 0; index < count; index++) {
+    uint8_t *pixel = pixels + index * 4;
+    unsigned c = pixel[0], m = pixel[1], y = pixel[2], k = pixel[3];
+    if (!inverted) {
+      c = 255 - c;
+      m = 255 - m;
+      y = 255 - y;
+      k = 255 - k;
+    }
+    pixel[0] = multiply_255(c, k);
+    pixel[1] = multiply_255(m, k);
+    pixel[2] = multiply_255(y, k);
+    pixel[3] = 255;
+  }
+}
+
+static int jpeg_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
+  if (setjmp(decoder->failure.jump)) return MEMESH_ERROR;
+  jpeg_start_decompress(&decoder->jpeg);
+  if (decoder->jpeg.output_components != 4 || decoder->jpeg.output_width != decoder->width ||
+      decoder->jpeg.output_height != decoder->height) {
+    set_message(&decoder->failure, "libjpeg could not convert the pixels to RGBA");
+    return MEMESH_ERROR;
+  }
+  size_t row_bytes = (size_t)decoder->width * 4;
+  while (decoder->jpeg.output_scanline < decoder->jpeg.output_height) {
+    JSAMPROW rows[4];
+    JDIMENSION first = decoder->jpeg.output_scanline;
+    JDIMENSION count = decoder->jpeg.output_height - first;
+    if (count > 4) count = 4;
+    for (JDIMENSION index = 0; index < count; index++) {
+      rows[index] = rgba + (first + index) * row_bytes;
+    }
+    JDIMENSION read = jpeg_read_scanlines(&decoder->jpeg, rows, count);
+    if (read == 0) {
+      set_message(&decoder->failure, "libjpeg stopped before the last row");
+      return MEMESH_ERROR;
+    }
+    if (decoder->cmyk) cmyk_to_rgba(rows[0], (size_t)read * decoder->width, decoder->adobe_inverted);
+  }
+  jpeg_finish_decompress(&decoder->jpeg);
+  return MEMESH_OK;
+}
+
+int memesh_decoder_read(memesh_decoder *decoder, uint8_t *rgba) {
+  switch (decoder->kind) {
+  case 1: return png_read_pixels(decoder, rgba);
+  case 2: return jpeg_read_pixels(decoder, rgba);
+  default:
+    set_message(&decoder->failure, "nothing to decode");
+    return MEMESH_ERROR;
+  }
+}
+
+// MARK: - PNG encoding
+
+/// A growing output buffer for libpng's write callback.
+struct output_buffer {
+  uint8_t *data;
+  size_t size, capacity;
+};
+
+static void png_write_function(png_structp png, png_bytep bytes, size_t length) {
+  struct output_buffer *output = png_get_io_ptr(png);
+  if (length > output->capacity - output->size) {
+    size_t capacity = output->capacity < 65536 ? 65536 : output->capacity;
+    while (capacity - output->size < length) {
+      if (capacity > SIZE_MAX / 2) png_error(png, "out of memory");
+      capacity *= 2;
+    }
+    uint8_t *grown = realloc(output->data, capacity);
+    if (grown == NULL) png_error(png, "out of memory");
+    output->data = grown;
+    output->capacity = capacity;
+  }
+  memcpy(output->data + output->size, bytes, length);
+  output->size += length;
+}
+
+static void png_flush_function(png_structp png) { (void)png; }
+
+static inline uint8_t paeth(int left, int up, int up_left) {
+  int estimate = left + up - up_left;
+  int distance_left = abs(estimate - left), distance_up = abs(estimate - up),
+      distance_up_left = abs(estimate - up_left);
+  if (distance_left <= distance_up && distance_left <= distance_up_left) return (uint8_t)left;
+  if (distance_up <= distance_up_left) return (uint8_t)up;
+  return (uint8_t)up_left;
+}
+
+/// Filters one row (`row`, the row above `prior` or NULL) with PNG filter `type` into `out`.
+static void filter_row(int type, const uint8_t *row, const uint8_t *prior, size_t length,
+                       size_t pixel_bytes, uint8_t *out) {
+  for (size_t index = 0; index < length; index++) {
+    int left = index >= pixel_bytes ? row[index - pixel_bytes] : 0;
+    int up = prior != NULL ? prior[index] : 0;
+    int up_left = prior != NULL && index >= pixel_bytes ? prior[index - pixel_bytes] : 0;
+    int predicted = 0;
+    switch (type) {
+    case 1: predicted = left; break;
+    case 2: predicted = up; break;
+    case 3: predicted = (left + up) / 2; break;
+    case 4: predicted = paeth(left, up, up_left); break;
+    default: break;
+    }
+    out[index] = (uint8_t)(row[index] - predicted);
+  }
+}
+
+static size_t filtered_cost(const uint8_t *filtered, size_t length) {
+  size_t cost = 0;
+  for (size_t index = 0; index < length; index++) {
+    cost += filtered[index] < 128 ? filtered[index] : 256 - filtered[index];
+  }
+  return cost;
+}
+
+/// One thread's share of the rows for the libdeflate path.
+struct filter_job {
+  const uint8_t *rgba;
+  uint32_t width, first_row, end_row;
+  int keep_alpha, filter;
+  uint8_t *filtered;  // (1 + width * channels) bytes per row, for every row of the image
+  int failed;
+};
+
+static void *filter_rows(void *argument) {
+  struct filter_job *job = argument;
+  size_t channels = job->keep_alpha ? 4 : 3;
+  size_t length = (size_t)job->width * channels;
+  uint8_t *buffers = malloc(length * (job->filter == 5 ? 4 : 2));
+  if (buffers == NULL) {
+    job->failed = 1;
+    return NULL;
+  }
+  uint8_t *current = buffers, *prior = buffers + length, *scratch = buffers + 2 * length;
+  for (uint32_t row = job->first_row == 0 ? 0 : job->first_row - 1; row < job->end_row; row++) {
+    const uint8_t *source = job->rgba + (size_t)row * job->width * 4;
+    if (job->keep_alpha) {
+      memcpy(current, source, length);
+    } else {
+      for (size_t pixel = 0; pixel < job->width; pixel++) {
+        current[pixel * 3] = source[pixel * 4];
+        current[pixel * 3 + 1] = source[pixel * 4 + 1];
+        current[pixel * 3 + 2] = source[pixel * 4 + 2];
+      }
+    }
+    if (row >= job->first_row) {
+      uint8_t *out = job->filtered + (size_t)row * (length + 1);
+      const uint8_t *above = row == 0 ? NULL : prior;
+      if (job->filter == 5) {
+        // Sub, Up, Paeth: keep the one with the smallest sum of absolute differences.
+        static const int types[] = {1, 2, 4};
+        size_t best_cost = SIZE_MAX;
+        for (int choice = 0; choice < 3; choice++) {
+          uint8_t *candidate = scratch + (choice % 2) * length;
+          filter_row(types[choice], current, above, length, channels, candidate);
+          size_t cost = filtered_cost(candidate, length);
+          if (cost < best_cost) {
+            best_cost = cost;
+            out[0] = (uint8_t)types[choice];
+            memcpy(out + 1, candidate, length);
+          }
+        }
+      } else {
+        out[0] = (uint8_t)job->filter;
+        filter_row(job->filter, current, above, length, channels, out + 1);
+      }
+    }
+    uint8_t *swap = prior;
+    prior = current;
+    current = swap;
+  }
+  free(buffers);
+  return NULL;
+}
+
+/// Filters every row (in two threads when asked) and deflates them into one zlib stream.
+static int deflate_image(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
+                         memesh_png_settings settings, uint8_t **out, size_t *out_size) {
+  size_t row_size = 1 + (size_t)width * (keep_alpha ? 4 : 3);
+  size_t total = row_size * height;
+  uint8_t *filtered = malloc(total);
+  if (filtered == NULL) return MEMESH_ERROR;
+  struct filter_job jobs[2];
+  int job_count = settings.threads >= 2 && height >= 64 ? 2 : 1;
+  for (int index = 0; index < job_count; index++) {
+    jobs[index] = (struct filter_job){rgba, width, (uint32_t)((uint64_t)height * index / job_count),
+                                      (uint32_t)((uint64_t)height * (index + 1) / job_count),
+                                      keep_alpha, settings.filter, filtered, 0};
+  }
+  pthread_t thread;
+  int threaded = job_count == 2 && pthread_create(&thread, NULL, filter_rows, &jobs[1]) == 0;
+  filter_rows(&jobs[0]);
+  if (threaded) pthread_join(thread, NULL);
+  else if (job_count == 2) filter_rows(&jobs[1]);
+  if (jobs[0].failed || (job_count == 2 && jobs[1].failed)) {
+    free(filtered);
+    return MEMESH_ERROR;
+  }
+  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(settings.level);
+  if (compressor == NULL) {
+    free(filtered);
+    return MEMESH_ERROR;
+  }
+  size_t bound = libdeflate_zlib_compress_bound(compressor, total);
+  uint8_t *compressed = malloc(bound);
+  size_t size = compressed == NULL ? 0
+                                   : libdeflate_zlib_compress(compressor, filtered, total,
+                                                              compressed, bound);
+  libdeflate_free_compressor(compressor);
+  free(filtered);
+  if (size == 0) {
+    free(compressed);
+    return MEMESH_ERROR;
+  }
+  *out = compressed;
+  *out_size = size;
+  return MEMESH_OK;
+}
+
+int memesh_encode_png(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
+                      const char *recipe, memesh_png_settings settings, uint8_t **out,
+                      size_t *out_size, char *message, size_t message_size) {
+  *out = NULL;
+  *out_size = 0;
+  struct failure *failure = calloc(1, sizeof *failure);
+  struct output_buffer *output = calloc(1, sizeof *output);
+  uint8_t *volatile compressed = NULL;
+  png_structp volatile png = NULL;
+  png_infop volatile info = NULL;
+  if (failure == NULL || output == NULL) {
+    snprintf(message, message_size, "out of memory");
+    free(failure);
+    free(output);
+    return MEMESH_ERROR;
+  }
+  png = png_create_write_struct(PNG_LIBPNG_VER_STRING, failure, png_error_function,
+                                png_warning_function);
+  if (png != NULL) info = png_create_info_struct(png);
+  if (png == NULL || info == NULL) {
+    snprintf(message, message_size, "out of memory");
+    png_structp png_copy = png;
+    png_infop info_copy = info;
+    png_destroy_write_struct(&png_copy, &info_copy);
+    free(failure);
+    free(output);
+    return MEMESH_ERROR;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    snprintf(message, message_size, "%s", failure->message);
+    png_structp png_copy = png;
+    png_infop info_copy = info;
+    png_destroy_write_struct(&png_copy, &info_copy);
+    free(compressed);
+    free(output->data);
+    free(output);
+    free(failure);
+    return MEMESH_ERROR;
+  }
+  png_set_write_fn(png, output, png_write_function, png_flush_function);
+  png_set_IHDR(png, info, width, height, 8,
+               keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (recipe != NULL) {
+    png_text text;
+    memset(&text, 0, sizeof text);
+    text.compression = PNG_ITXT_COMPRESSION_NONE;
+    text.key = (png_charp)recipe_keyword;
+    text.text = (png_charp)recipe;
+    text.itxt_length = strlen(recipe);
+    text.lang = (png_charp) "";
+    text.lang_key = (png_charp) "";
+    png_set_text(png, info, &text, 1);
+  }
+  if (settings.use_libdeflate) {
+    png_write_info(png, info);
+    uint8_t *stream = NULL;
+    size_t stream_size = 0;
+    if (deflate_image(rgba, width, height, keep_alpha, settings, &stream, &stream_size) !=
+        MEMESH_OK) {
+      png_error(png, "out of memory while compressing");
+    }
+    compressed = stream;
+    // libpng writes the chunk framing and CRCs; IDATs of 1 MiB like most writers.
+    for (size_t offset = 0; offset < stream_size; offset += 1 << 20) {
+      size_t length = stream_size - offset < (1u << 20) ? stream_size - offset : 1u << 20;
+      png_write_chunk(png, (png_const_bytep) "IDAT", stream + offset, length);
+    }
+    png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
+    compressed = NULL;
+    free(stream);
+  } else {
+    png_set_compression_level(png, settings.level);
+    static const int masks[] = {PNG_FILTER_NONE, PNG_FILTER_SUB,   PNG_FILTER_UP,
+                                PNG_FILTER_AVG,  PNG_FILTER_PAETH, PNG_FILTER_SUB | PNG_FILTER_UP |
+                                                                       PNG_FILTER_PAETH,
+                                PNG_ALL_FILTERS};
+    int filter = settings.filter < 0 || settings.filter > 6 ? 2 : settings.filter;
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, masks[filter]);
+    png_write_info(png, info);
+    if (!keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    for (uint32_t row = 0; row < height; row++) {
+      png_write_row(png, (png_const_bytep)(rgba + (size_t)row * width * 4));
+    }
+    png_write_end(png, NULL);
+  }
+  png_structp png_copy = png;
+  png_infop info_copy = info;
+  png_destroy_write_struct(&png_copy, &info_copy);
+  *out = output->data;
+  *out_size = output->size;
+  free(output);
+  free(failure);
+  return MEMESH_OK;
+}
+
+// MARK: - JPEG encoding
+
+/// Everything one JPEG encode needs, on the heap so nothing changes between setjmp and longjmp.
+struct jpeg_encoder {
+  struct failure failure;
+  struct jpeg_compress_struct jpeg;
+  struct jpeg_error_mgr error;
+  unsigned char *buffer;
+  unsigned long size;
+  uint8_t *row;
+};
+
+int memesh_encode_jpeg(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
+                       const char *recipe, uint8_t **out, size_t *out_size, char *message,
+                       size_t message_size) {
+  *out = NULL;
+  *out_size = 0;
+  struct jpeg_encoder *encoder = calloc(1, sizeof *encoder);
+  if (encoder == NULL) {
+    snprintf(message, message_size, "out of memory");
+    return MEMESH_ERROR;
+  }
+  install_jpeg_errors(&encoder->error);
+  encoder->jpeg.err = &encoder->error;
+  if (setjmp(encoder->failure.jump)) {
+    snprintf(message, message_size, "%s", encoder->failure.message);
+    jpeg_destroy_compress(&encoder->jpeg);
+    free(encoder->buffer);
+    free(encoder->row);
+    free(encoder);
+    return MEMESH_ERROR;
+  }
+  jpeg_create_compress(&encoder->jpeg);
+  encoder->jpeg.client_data = &encoder->failure;
+  jpeg_mem_dest(&encoder->jpeg, &encoder->buffer, &encoder->size);
+  encoder->jpeg.image_width = width;
+  encoder->jpeg.image_height = height;
+  encoder->jpeg.input_components = 3;
+  encoder->jpeg.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&encoder->jpeg);
+  jpeg_set_quality(&encoder->jpeg, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+  encoder->row = malloc((size_t)width * 3 + 1);
+  if (encoder->row == NULL) {
+    set_message(&encoder->failure, "out of memory");
+    longjmp(encoder->failure.jump, 1);
+  }
+  jpeg_start_compress(&encoder->jpeg, TRUE);
+  if (recipe != NULL) {
+    size_t length = strlen(recipe);
+    if (length + sizeof recipe_keyword > 65533) {
+      set_message(&encoder->failure, "the recipe is too long for a JPEG comment");
+      longjmp(encoder->failure.jump, 1);
+    }
+    jpeg_write_m_header(&encoder->jpeg, JPEG_COM,
+                        (unsigned int)(length + sizeof recipe_keyword));
+    for (const char *byte = recipe_keyword; *byte != 0; byte++) {
+      jpeg_write_m_byte(&encoder->jpeg, *byte);
+    }
+    jpeg_write_m_byte(&encoder->jpeg, ' ');
+    for (size_t index = 0; index < length; index++) {
+      jpeg_write_m_byte(&encoder->jpeg, (unsigned char)recipe[index]);
+    }
+  }
+  while (encoder->jpeg.next_scanline < height) {
+    const uint8_t *source = rgba + (size_t)encoder->jpeg.next_scanline * width * 4;
+    // JPEG has no alpha: transparent parts are shown over white.
+    for (size_t pixel = 0; pixel < width; pixel++) {
+      unsigned alpha = source[pixel * 4 + 3];
+      for (size_t channel = 0; channel < 3; channel++) {
+        unsigned value = source[pixel * 4 + channel];
+        encoder->row[pixel * 3 + channel] =
+            alpha == 255 ? (uint8_t)value
+                         : (uint8_t)(multiply_255(value, alpha) + multiply_255(255, 255 - alpha));
+      }
+    }
+    JSAMPROW rows[1] = {encoder->row};
+    jpeg_write_scanlines(&encoder->jpeg, rows, 1);
+  }
+  jpeg_finish_compress(&encoder->jpeg);
+  jpeg_destroy_compress(&encoder->jpeg);
+  *out = encoder->buffer;
+  *out_size = encoder->size;
+  free(encoder->row);
+  free(encoder);
+  return MEMESH_OK;
+}
+
+void memesh_free(void *pointer) { free(pointer); }

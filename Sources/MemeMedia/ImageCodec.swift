@@ -58,7 +58,11 @@ public enum ImageCodec {
   public static func decode(
     _ data: Data, name: String, limits: DecodeLimits = .default
   ) throws -> DecodedImage {
-    throw MemeError("cannot load '\(name)': decoding is not implemented yet")
+    let format = try format(of: data, name: name)
+    let raw = try decodeRaw(data, format: format, name: name, limits: limits)
+    return DecodedImage(
+      image: ImageOps.oriented(raw.image, orientation: raw.orientation), format: format,
+      orientation: raw.orientation, warnings: raw.warnings, recipe: raw.recipe)
   }
 
   /// A small upright copy whose longest side is at most about `maxDimension`, using libjpeg's
@@ -66,42 +70,31 @@ public enum ImageCodec {
   public static func decodeProxy(
     _ data: Data, name: String, maxDimension: Int, limits: DecodeLimits = .default
   ) throws -> RGBAImage {
-    throw MemeError("cannot load '\(name)': decoding is not implemented yet")
+    let format = try format(of: data, name: name)
+    let limit = max(1, maxDimension)
+    let raw = try decodeRaw(data, format: format, name: name, limits: limits) { size in
+      // The largest DCT reduction (1/8, 1/4, 1/2) that still leaves at least `limit` pixels on
+      // the longest side; the area average below does the rest, so quality stays up.
+      let longest = max(size.width, size.height)
+      return [8, 4, 2].first { (longest + $0 - 1) / $0 >= limit } ?? 1
+    }
+    let upright = ImageOps.oriented(raw.image, orientation: raw.orientation)
+    return ImageOps.scaled(upright, toFit: limit, limit)
   }
 
   /// Encodes as PNG (RGB when opaque) or JPEG.
   public static func encode(
     _ image: RGBAImage, as format: ImageFormat, options: EncodeOptions = EncodeOptions()
   ) throws -> Data {
-    throw MemeError("cannot encode: not implemented yet")
-  }
-}
-
-/// Cropping and scaling RGBA images.
-public enum ImageOps {
-  /// The pixels inside `rect` (which must lie inside the image).
-  public static func crop(_ image: RGBAImage, to rect: PixelRect) -> RGBAImage {
-    guard rect != PixelRect(x: 0, y: 0, width: image.width, height: image.height) else {
-      return image
+    guard image.width > 0, image.height > 0 else {
+      throw MemeError("cannot encode an empty picture")
     }
-    var pixels = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
-    let rowBytes = rect.width * 4
-    image.pixels.withUnsafeBufferPointer { source in
-      pixels.withUnsafeMutableBufferPointer { target in
-        for row in 0..<rect.height {
-          let from = ((rect.y + row) * image.width + rect.x) * 4
-          let into = row * rowBytes
-          for index in 0..<rowBytes { target[into + index] = source[from + index] }
-        }
-      }
+    let recipe = options.recipe?.encoded()
+    switch format {
+    case .png:
+      return try encodePNG(image, recipe: recipe, settings: pngSettings)
+    case .jpeg:
+      return try encodeJPEG(image, quality: options.jpegQuality, recipe: recipe)
     }
-    return RGBAImage(width: rect.width, height: rect.height, pixels: pixels)
-  }
-
-  /// A good-looking downscale (area average) to fit inside `maxWidth`×`maxHeight`, keeping the
-  /// aspect ratio; never upscales.
-  public static func scaled(_ image: RGBAImage, toFit maxWidth: Int, _ maxHeight: Int) -> RGBAImage
-  {
-    image
   }
 }

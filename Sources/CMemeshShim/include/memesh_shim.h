@@ -4,9 +4,85 @@
 #include <stdint.h>
 
 /* memesh's only C: libpng and libjpeg report fatal errors with longjmp, which Swift cannot
-   catch. Every call that can fail lives here and returns a status with a message instead. */
+   catch. Every call that can fail lives here and returns a status with a message instead.
+   Nothing here prints: library messages are collected and handed to Swift. */
 
 /// Version of this shim, to check linking from Swift.
 int memesh_shim_version(void);
+
+/// Status codes of every memesh_ call that can fail.
+enum {
+  MEMESH_OK = 0,
+  MEMESH_ERROR = 1,
+};
+
+// MARK: - Decoding
+
+/// A libpng or libjpeg decoder in progress; opaque so Swift never sees libpng or libjpeg state.
+typedef struct memesh_decoder memesh_decoder;
+
+/// Allocates an empty decoder (NULL when out of memory); free with memesh_decoder_free.
+memesh_decoder *memesh_decoder_new(void);
+/// Frees the decoder and every library structure it holds.
+void memesh_decoder_free(memesh_decoder *decoder);
+
+/// Reads a PNG header from `data` (which must stay valid until memesh_decoder_read returns) and
+/// sets libpng up to produce RGBA8; refuses images with more than `max_pixels` pixels.
+int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t size,
+                            uint64_t max_pixels);
+/// Reads a JPEG header; `scale_denom` 1…8 asks libjpeg for a DCT-scaled (smaller) output;
+/// refuses images over `max_pixels` and, while decoding, files with more than `max_scans` scans.
+int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_t size,
+                             uint64_t max_pixels, int max_scans, int scale_denom);
+/// Asks libjpeg for a DCT-scaled output (1/`scale_denom` of the size, 1…8) after opening a JPEG.
+int memesh_decoder_scale_jpeg(memesh_decoder *decoder, int scale_denom);
+/// Output width after memesh_decoder_open_*.
+uint32_t memesh_decoder_width(const memesh_decoder *decoder);
+/// Output height after memesh_decoder_open_*.
+uint32_t memesh_decoder_height(const memesh_decoder *decoder);
+/// Width of the stored image (before DCT scaling).
+uint32_t memesh_decoder_source_width(const memesh_decoder *decoder);
+/// Height of the stored image (before DCT scaling).
+uint32_t memesh_decoder_source_height(const memesh_decoder *decoder);
+/// Decodes every pixel into `rgba` (width * height * 4 bytes, rows without padding).
+int memesh_decoder_read(memesh_decoder *decoder, uint8_t *rgba);
+/// The library's reason for the last failure (empty when none).
+const char *memesh_decoder_message(const memesh_decoder *decoder);
+/// How many distinct warnings the library gave (at most a handful are kept).
+int memesh_decoder_warning_count(const memesh_decoder *decoder);
+/// Warning `index`, 0 ≤ index < memesh_decoder_warning_count.
+const char *memesh_decoder_warning(const memesh_decoder *decoder, int index);
+/// The first APP1 "Exif" segment's payload (JPEG only), or NULL; valid until freed.
+const uint8_t *memesh_decoder_exif(const memesh_decoder *decoder, size_t *size);
+/// The memesh recipe (PNG iTXt `memesh:recipe` or JPEG COM `memesh:recipe …`), or NULL.
+const uint8_t *memesh_decoder_recipe(const memesh_decoder *decoder, size_t *size);
+
+// MARK: - Encoding
+
+/// How memesh_encode_png compresses (see ImageCodec+Encode.swift for the measured choice).
+typedef struct memesh_png_settings {
+  /// 1: filter rows here and compress with libdeflate; 0: let libpng and zlib do both.
+  int use_libdeflate;
+  /// zlib level (0–9) or libdeflate level (0–12).
+  int level;
+  /// 0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth, 5 per row the best of Sub/Up/Paeth (sum of
+  /// absolute differences), 6 libpng's adaptive choice (zlib only).
+  int filter;
+  /// libdeflate: filter in this many threads (1 or 2).
+  int threads;
+} memesh_png_settings;
+
+/// Encodes RGBA8 as PNG: RGB when `keep_alpha` is 0. `recipe` (NUL-terminated UTF-8 or NULL)
+/// becomes an iTXt chunk `memesh:recipe`. On success `*out` is malloc'd (free with memesh_free).
+int memesh_encode_png(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
+                      const char *recipe, memesh_png_settings settings, uint8_t **out,
+                      size_t *out_size, char *message, size_t message_size);
+/// Encodes RGBA8 as baseline JPEG at `quality` (alpha is composited over white). `recipe`
+/// becomes a COM segment `memesh:recipe …`.
+int memesh_encode_jpeg(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
+                       const char *recipe, uint8_t **out, size_t *out_size, char *message,
+                       size_t message_size);
+/// Frees a buffer returned by memesh_encode_*.
+void memesh_free(void *pointer);
 
 #endif

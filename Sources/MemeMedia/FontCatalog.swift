@@ -1,0 +1,126 @@
+import Foundation
+import MemeCore
+
+/// The bundled fonts, the user's fonts and fonts named by path.
+public struct FontCatalog: Sendable {
+  public var bundledDirectory: URL?
+  public var userDirectory: URL?
+
+  public init(bundledDirectory: URL?, userDirectory: URL?) {
+    self.bundledDirectory = bundledDirectory
+    self.userDirectory = userDirectory
+  }
+
+  /// The catalog with the bundled fonts found by `bundledDirectory()` and no user fonts.
+  public static func standard(userDirectory: URL? = nil) -> FontCatalog {
+    FontCatalog(bundledDirectory: bundledDirectory(), userDirectory: userDirectory)
+  }
+
+  static let fontExtensions: Set<String> = ["ttf", "otf", "ttc"]
+  static let marker = "Anton-Regular.ttf"
+
+  /// Where the bundled fonts are: `$MEMESH_FONTS`, then `<executable>/../share/memesh/fonts`
+  /// (after `make install`), then a `Fonts` folder holding Anton-Regular.ttf found walking up
+  /// from the executable's directory and then from the current directory.
+  public static func bundledDirectory(
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    executable: URL? = Bundle.main.executableURL,
+    currentDirectory: URL = URL(
+      fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+  ) -> URL? {
+    let files = FileManager.default
+    if let value = environment["MEMESH_FONTS"], !value.isEmpty {
+      return URL(fileURLWithPath: value, isDirectory: true)
+    }
+    var starts: [URL] = []
+    if let executable = executable?.resolvingSymlinksInPath() {
+      let directory = executable.deletingLastPathComponent()
+      let installed = directory.deletingLastPathComponent()
+        .appendingPathComponent("share/memesh/fonts", isDirectory: true)
+      if files.fileExists(atPath: installed.appendingPathComponent(marker).path) {
+        return installed
+      }
+      starts.append(directory)
+    }
+    starts.append(currentDirectory)
+    for start in starts {
+      var directory = start.standardizedFileURL
+      while true {
+        let candidate = directory.appendingPathComponent("Fonts", isDirectory: true)
+        if files.fileExists(atPath: candidate.appendingPathComponent(marker).path) {
+          return candidate
+        }
+        let parent = directory.deletingLastPathComponent()
+        if parent.path == directory.path { break }
+        directory = parent
+      }
+    }
+    return nil
+  }
+
+  /// Every font found, bundled first, each folder sorted by name.
+  public func fonts() -> [FontInfo] {
+    listing(bundledDirectory, origin: .bundled) + listing(userDirectory, origin: .user)
+  }
+
+  private func listing(_ directory: URL?, origin: FontInfo.Origin) -> [FontInfo] {
+    guard let directory,
+      let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+    else { return [] }
+    return names.sorted().compactMap { file in
+      let url = directory.appendingPathComponent(file)
+      guard FontCatalog.fontExtensions.contains(url.pathExtension.lowercased()) else {
+        return nil
+      }
+      return FontCatalog.describe(
+        FontInfo(name: FontInfo.name(forFile: url), path: url.path, origin: origin))
+    }
+  }
+
+  /// Fills in family and style from the file; a file FreeType cannot read is left out.
+  static func describe(_ info: FontInfo) -> FontInfo? {
+    FontEngine.shared.withLock { engine in
+      guard let face = try? engine.face(path: info.path) else { return nil }
+      var info = info
+      info.family = face.familyName
+      info.style = face.styleName
+      return info
+    }
+  }
+
+  /// A font by name (case-insensitive, dashes and spaces optional) or by path to a font file.
+  public func resolve(_ name: String) throws -> FontInfo {
+    let trimmed = name.trimmingCharacters(in: .whitespaces)
+    let wanted = trimmed.isEmpty ? FontInfo.defaultName : trimmed
+    let url = URL(fileURLWithPath: (wanted as NSString).expandingTildeInPath)
+    let looksLikePath =
+      wanted.contains("/") || FontCatalog.fontExtensions.contains(url.pathExtension.lowercased())
+    if looksLikePath {
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        throw MemeError("font: cannot find font file '\(name)'")
+      }
+      let info = FontInfo(name: wanted, path: url.path, origin: .path)
+      guard let described = FontCatalog.describe(info) else {
+        throw MemeError("font: cannot read '\(name)': not a TrueType or OpenType font")
+      }
+      return described
+    }
+    let all = fonts()
+    let key = FontInfo.normalized(wanted)
+    if let found = all.first(where: { FontInfo.normalized($0.name) == key })
+      ?? all.first(where: {
+        FontInfo.normalized(
+          URL(fileURLWithPath: $0.path).deletingPathExtension()
+            .lastPathComponent) == key
+      })
+    {
+      return found
+    }
+    if all.isEmpty {
+      throw MemeError(
+        "font: unknown font '\(name)': no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
+    }
+    let names = all.map(\.name).joined(separator: ", ")
+    throw MemeError("font: unknown font '\(name)' (available: \(names))")
+  }
+}

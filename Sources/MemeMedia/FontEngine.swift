@@ -1,0 +1,116 @@
+@preconcurrency import CFontconfig
+@preconcurrency import CFreeType
+import Foundation
+import MemeCore
+
+/// The process-wide FreeType library, open faces by path, and fallback fonts from fontconfig.
+///
+/// FreeType objects are not thread-safe, so all text work runs under one lock; this is why the
+/// class is `@unchecked Sendable`: every mutable member is touched only inside `withLock`.
+final class FontEngine: @unchecked Sendable {
+  /// The one engine.
+  static let shared = FontEngine()
+
+  private let lock = NSLock()
+  private let library: FT_Library?
+  private var faces: [String: FontFace] = [:]
+  private var failures: [String: String] = [:]
+  private var fallbackByScalar: [UInt32: FontFace?] = [:]
+  private var config: OpaquePointer?
+
+  private init() {
+    var library: FT_Library?
+    self.library = FT_Init_FreeType(&library) == 0 ? library : nil
+  }
+
+  deinit {
+    faces.removeAll()
+    if let config { FcConfigDestroy(config) }
+    if let library { FT_Done_FreeType(library) }
+  }
+
+  /// Runs `body` holding the text lock.
+  func withLock<T>(_ body: (FontEngine) throws -> T) rethrows -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(self)
+  }
+
+  /// The face at `path` (and `index` in a collection), opened once and kept.
+  func face(path: String, index: Int = 0) throws -> FontFace {
+    let key = "\(path)#\(index)"
+    if let face = faces[key] { return face }
+    if let message = failures[key] { throw MemeError(message) }
+    guard let library else { throw MemeError("font: FreeType failed to start") }
+    do {
+      let face = try FontFace(library: library, path: path, index: index)
+      faces[key] = face
+      return face
+    } catch let error as MemeError {
+      failures[key] = error.message
+      throw error
+    }
+  }
+
+  /// The FreeType library, for strokers.
+  var freeTypeLibrary: FT_Library? { library }
+
+  // MARK: - Fallback through fontconfig
+
+  /// An installed face that draws `scalar`, preferring bold and (for emoji) color; nil if none.
+  func fallback(for scalar: Unicode.Scalar, emoji: Bool) -> FontFace? {
+    let key = scalar.value | (emoji ? 0x8000_0000 : 0)
+    if let cached = fallbackByScalar[key] { return cached }
+    let found = searchFallback(for: scalar, emoji: emoji)
+    fallbackByScalar[key] = .some(found)
+    return found
+  }
+
+  private func fontconfig() -> OpaquePointer? {
+    if config == nil { config = FcInitLoadConfigAndFonts() }
+    return config
+  }
+
+  private func searchFallback(for scalar: Unicode.Scalar, emoji: Bool) -> FontFace? {
+    guard let config = fontconfig(), let pattern = FcPatternCreate() else { return nil }
+    defer { FcPatternDestroy(pattern) }
+    if let charset = FcCharSetCreate() {
+      FcCharSetAddChar(charset, scalar.value)
+      FcPatternAddCharSet(pattern, FC_CHARSET, charset)
+      FcCharSetDestroy(charset)
+    }
+    FcPatternAddInteger(pattern, FC_WEIGHT, Int32(FC_WEIGHT_BOLD))
+    if emoji { FcPatternAddBool(pattern, FC_COLOR, FcBool(FcTrue)) }
+    FcConfigSubstitute(config, pattern, FcMatchPattern)
+    FcDefaultSubstitute(pattern)
+    var result = FcResultNoMatch
+    // The sorted list, trimmed to fonts that add coverage; the first one that really has the
+    // character (checked in the font itself) wins.
+    guard let set = FcFontSort(config, pattern, FcBool(FcTrue), nil, &result) else {
+      return nil
+    }
+    defer { FcFontSetDestroy(set) }
+    let count = Int(set.pointee.nfont)
+    for position in 0..<min(count, 64) {
+      guard let candidate = set.pointee.fonts[position] else { continue }
+      var charset: OpaquePointer?
+      if FcPatternGetCharSet(candidate, FC_CHARSET, 0, &charset) == FcResultMatch,
+        let charset, FcCharSetHasChar(charset, scalar.value) == FcBool(FcFalse)
+      {
+        continue
+      }
+      var file: UnsafeMutablePointer<FcChar8>?
+      guard FcPatternGetString(candidate, FC_FILE, 0, &file) == FcResultMatch, let file else {
+        continue
+      }
+      var index: Int32 = 0
+      _ = FcPatternGetInteger(candidate, FC_INDEX, 0, &index)
+      let path = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+      guard let face = try? face(path: path, index: Int(index)), face.covers(scalar) else {
+        continue
+      }
+      return face
+    }
+    return nil
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import MemeCore
+
+/// What one decoder pass produced, before orientation is applied.
+struct RawDecode {
+  var image: RGBAImage
+  var orientation: Int
+  var warnings: [String]
+  var recipe: MemeRecipe?
+}
+
+extension ImageCodec {
+  // MARK: - Format
+
+  /// The format the bytes are in, judged by their content (never by a file extension): PNG, JPEG,
+  /// or nil. `description(ofUnsupported:)` words the rest.
+  public static func sniff(_ data: Data) -> ImageFormat? {
+    let head = [UInt8](data.prefix(12))
+    if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+    if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+    return nil
+  }
+
+  /// Names a format memesh recognises but does not read ("GIF", "WebP" …), or nil.
+  static func unsupportedFormatName(_ data: Data) -> String? {
+    let head = [UInt8](data.prefix(16))
+    func ascii(_ range: Range<Int>) -> String? {
+      guard head.count >= range.upperBound else { return nil }
+      return String(bytes: head[range], encoding: .isoLatin1)
+    }
+    if ascii(0..<4) == "GIF8" { return "GIF" }
+    if ascii(0..<2) == "BM" { return "BMP" }
+    if ascii(0..<4) == "RIFF", ascii(8..<12) == "WEBP" { return "WebP" }
+    if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+      return "TIFF"
+    }
+    if ascii(4..<8) == "ftyp", let brand = ascii(8..<12) {
+      switch brand {
+      case "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1": return "HEIC"
+      case "avif", "avis": return "AVIF"
+      default: break
+      }
+    }
+    if head.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) { return "JPEG 2000" }
+    if head.starts(with: [0xFF, 0x0A])
+      || head.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20])
+    {
+      return "JPEG XL"
+    }
+    if head.starts(with: [0x00, 0x00, 0x01, 0x00]) { return "ICO" }
+    if ascii(0..<4) == "8BPS" { return "PSD" }
+    if ascii(0..<4) == "%PDF" { return "PDF" }
+    if ascii(0..<4) == "qoif" { return "QOI" }
+    return nil
+  }
+
+  /// The format of `data`, or the one-line reason it cannot be loaded.
+  static func format(of data: Data, name: String) throws(MemeError) -> ImageFormat {
+    if let format = sniff(data) { return format }
+    if data.isEmpty { throw MemeError("cannot load '\(name)': the file is empty") }
+    if let other = unsupportedFormatName(data) {
+      throw MemeError("cannot load '\(name)': unsupported format '\(other)'")
+    }
+    let start = data.prefix(4).map { byte -> String in
+      (0x20..<0x7F).contains(byte) && byte != 0x22 && byte != 0x5C
+        ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
+    }.joined()
+    throw MemeError("cannot load '\(name)': not a PNG or JPEG file (starts with \"\(start)\")")
+  }
+
+  // MARK: - Decoding
+
+  /// Decodes with libpng or libjpeg; `scaleDenominator` picks a JPEG DCT reduction from the
+  /// stored size (PNG ignores it).
+  static func decodeRaw(
+    _ data: Data, format: ImageFormat, name: String, limits: DecodeLimits,
+    scaleDenominator: (PixelSize) -> Int = { _ in 1 }
+  ) throws(MemeError) -> RawDecode {
+    do {
+      let handle = try DecoderHandle()
+      let image = try data.withUnsafeBytes { bytes -> RGBAImage in
+        try handle.open(format, bytes: bytes, limits: limits)
+        if format == .jpeg {
+          let denominator = scaleDenominator(handle.sourceSize)
+          if denominator > 1 { try handle.scale(by: denominator) }
+        }
+        return try handle.read()
+      }
+      let orientation = handle.exif.map { Exif.orientation(tiff: $0) } ?? 1
+      let warnings = handle.warnings.map { "'\(name)': \(userWording($0))" }
+      let recipe = handle.recipeText.flatMap { MemeRecipe(encoded: $0) }
+      return RawDecode(
+        image: image, orientation: orientation, warnings: warnings, recipe: recipe)
+    } catch let failure as MemeDecodeFailure {
+      throw MemeError("cannot load '\(name)': \(userWording(failure.reason))")
+    } catch {
+      throw MemeError("cannot load '\(name)': \(error)")
+    }
+  }
+
+  /// A library message as one lowercase line without a trailing period.
+  static func userWording(_ reason: String) -> String {
+    var line = reason.split(whereSeparator: \.isNewline).joined(separator: " ")
+    while line.hasSuffix(".") { line.removeLast() }
+    guard let first = line.first else { return "unknown error" }
+    // Lowercase "Not a JPEG file" but keep acronyms such as "IHDR" or "JPEG".
+    let second = line.dropFirst().first
+    if first.isUppercase, second.map({ !$0.isUppercase }) ?? true {
+      line = first.lowercased() + line.dropFirst()
+    }
+    return line
+  }
+}

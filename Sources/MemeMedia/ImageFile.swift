@@ -1,0 +1,128 @@
+import Foundation
+import MemeCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reading picture files from disk and turning them into what the editor holds.
+public enum ImageFile {
+  /// Files larger than this are refused before reading (no picture memesh can show is this big).
+  public static let maxFileBytes = 1 << 30
+
+  /// The longest side of the preview proxy made at load.
+  public static let proxyDimension = 1024
+
+  /// Reads `path` and decodes it. The bytes are returned exactly as read, for the store.
+  public static func load(path: String, limits: DecodeLimits = .default) throws -> (
+    bytes: Data, decoded: DecodedImage
+  ) {
+    let bytes = try read(path: path)
+    return (bytes, try ImageCodec.decode(bytes, name: path, limits: limits))
+  }
+
+  /// Like `load(path:limits:)` for a path given as raw bytes (file names that are not UTF-8).
+  public static func load(pathBytes: [UInt8], limits: DecodeLimits = .default) throws -> (
+    bytes: Data, decoded: DecodedImage
+  ) {
+    let name = String(decoding: pathBytes, as: UTF8.self)
+    let bytes = try read(cPath: pathBytes.map { CChar(bitPattern: $0) } + [0], name: name)
+    return (bytes, try ImageCodec.decode(bytes, name: name, limits: limits))
+  }
+
+  /// The whole file, or a one-line reason (`no such file`, `is a directory` …).
+  public static func read(path: String) throws -> Data {
+    try read(cPath: Array(path.utf8CString), name: path)
+  }
+
+  private static func read(cPath: [CChar], name: String) throws(MemeError) -> Data {
+    func failure(_ reason: String) -> MemeError { MemeError("cannot load '\(name)': \(reason)") }
+    guard cPath.count > 1 else { throw MemeError("cannot load '': no file name given") }
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below anyway).
+    let descriptor = cPath.withUnsafeBufferPointer { path -> Int32 in
+      guard let start = path.baseAddress else { return -1 }
+      return open(start, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    }
+    guard descriptor >= 0 else { throw failure(reason(errno: errno)) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw failure(reason(errno: errno)) }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw failure("is a directory")
+    default: throw failure("not a regular file")
+    }
+    guard Int(status.st_size) <= maxFileBytes else {
+      throw failure("the file is larger than \(maxFileBytes >> 20) MB")
+    }
+    var bytes = Data(count: Int(status.st_size))
+    var filled = 0
+    while filled < bytes.count {
+      let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let start = buffer.baseAddress else { return 0 }
+        return systemRead(descriptor, start + filled, buffer.count - filled)
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else { throw failure(reason(errno: errno)) }
+      if count == 0 { break }  // The file shrank while being read.
+      filled += count
+    }
+    return bytes.prefix(filled)
+  }
+
+  /// The C library's `read`, which `ImageFile.read` would otherwise shadow.
+  private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int)
+    -> Int
+  {
+    #if canImport(Glibc)
+      Glibc.read(descriptor, buffer, count)
+    #else
+      Darwin.read(descriptor, buffer, count)
+    #endif
+  }
+
+  /// errno as the short lowercase phrase users know from the shell.
+  private static func reason(errno code: Int32) -> String {
+    switch code {
+    case ENOENT: "no such file"
+    case EACCES, EPERM: "permission denied"
+    case EISDIR: "is a directory"
+    case ENOTDIR: "no such file (a part of the path is not a directory)"
+    case ENAMETOOLONG: "file name too long"
+    case ELOOP: "too many symbolic links"
+    default: String(cString: strerror(code)).lowercased()
+    }
+  }
+
+  // MARK: - Source pictures
+
+  /// Loads `path` as the editor's picture: upright pixels, the original bytes with their
+  /// SHA-256, and a preview proxy (longest side ≤ 1024). Returns the decoder's warnings too.
+  public static func sourcePicture(path: String, limits: DecodeLimits = .default) throws -> (
+    picture: SourcePicture, warnings: [String]
+  ) {
+    let (bytes, decoded) = try load(path: path, limits: limits)
+    let picture = try sourcePicture(path: path, bytes: bytes, decoded: decoded, limits: limits)
+    return (picture, decoded.warnings)
+  }
+
+  /// Wraps an already decoded file as a `SourcePicture`, making its proxy (libjpeg's DCT
+  /// scaling for JPEG, the area average for PNG).
+  public static func sourcePicture(
+    path: String, bytes: Data, decoded: DecodedImage, limits: DecodeLimits = .default
+  ) throws -> SourcePicture {
+    let proxy: RGBAImage
+    switch decoded.format {
+    case .jpeg:
+      proxy = try ImageCodec.decodeProxy(
+        bytes, name: path, maxDimension: proxyDimension, limits: limits)
+    case .png:
+      proxy = ImageOps.scaled(decoded.image, toFit: proxyDimension, proxyDimension)
+    }
+    return SourcePicture(
+      path: path, originalBytes: bytes, sha256: Checksum.sha256(bytes), format: decoded.format,
+      image: decoded.image, proxy: proxy)
+  }
+}
