@@ -55,6 +55,7 @@ import Testing
     Case(name: "greek", width: 240, height: 180, top: "γειά σου κόσμε", bottom: "ΑΒΓ"),
     Case(name: "arabic-hebrew", width: 240, height: 180, top: "مرحبا بالعالم", bottom: "שלום"),
     Case(name: "cjk", width: 240, height: 180, top: "猫が好き", bottom: "中文 OK"),
+    Case(name: "devanagari", width: 240, height: 180, top: "नमस्ते दुनिया", bottom: "क्षमा कीजिए"),
     Case(name: "emoji", width: 240, height: 180, top: "deploy friday", bottom: "😀🔥 lol 👍🏽"),
   ]
 

@@ -59,11 +59,26 @@ import Testing
     }
   }
 
-  @Test func devanagariIsDrawnOrReportedMissing() throws {
-    try withShaper("Anton") { shaper, _ in
+  @Test func devanagariIsShapedFromAFallbackFont() throws {
+    // `make deps` installs fonts-lohit-deva; Anton and DejaVu have no Devanagari.
+    try withShaper("Anton") { shaper, primary in
       let line = shaper.shape("नमस्ते")
-      #expect(!line.fallbacks.isEmpty || !line.missing.isEmpty)
-      #expect(line.fallbacks.isEmpty || line.missing.isEmpty)
+      #expect(line.missing.isEmpty)
+      #expect(line.fallbacks.count == 1)
+      #expect(!line.glyphs.contains { $0.face === primary })
+      // The conjunct स्त (sa + virama + ta) is one glyph, not three: HarfBuzz shaped it.
+      #expect(line.glyphs.count < "नमस्ते".unicodeScalars.count)
+    }
+  }
+
+  @Test func shortIMatraIsDrawnBeforeItsConsonant() throws {
+    // कि is ka + the i sign, stored after ka but drawn to its left.
+    try withShaper("Anton") { shaper, _ in
+      let line = shaper.shape("कि")
+      let face = try #require(line.glyphs.first?.face)
+      let ka = try #require(face.glyph(for: "क"))
+      #expect(line.glyphs.count == 2)
+      #expect(line.glyphs.last?.glyph == ka)
     }
   }
 }
