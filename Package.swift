@@ -65,6 +65,7 @@ let package = Package(
     // Drives a store from separate processes for MemeStoreTests (crash loop, two sessions).
     .executableTarget(
       name: "memesh-store-torture", dependencies: ["MemeStore"], path: "Tests/StoreTorture"),
-    .testTarget(name: "MemeShellTests", dependencies: ["MemeShell"]),
+    // The end-to-end test runs the built `memesh` binary with piped input.
+    .testTarget(name: "MemeShellTests", dependencies: ["MemeShell", "memesh"]),
   ]
 )

@@ -1,0 +1,29 @@
+import Testing
+
+@testable import MemeShell
+
+@Suite struct DisplayTests {
+  @Test(arguments: [
+    ("plain text", "plain text"),
+    ("\u{1B}[31mred", "\\x1B[31mred"),
+    ("bell\u{07}", "bell\\x07"),
+    ("nul\u{00}byte", "nul\\x00byte"),
+    ("tab\there", "tab\\there"),
+    ("line\nbreak", "line\\nbreak"),
+    ("\u{202E}override", "\\u{202E}override"),
+    ("c1\u{9B}31m", "c1\\x9B31m"),
+    ("emoji 👍🏽 and é", "emoji 👍🏽 and é"),
+  ])
+  func escapesWhatCouldControlTheTerminal(raw: String, shown: String) {
+    #expect(Display.escaped(raw) == shown)
+  }
+
+  @Test func capturedConsoleLinesNeverHoldControlCharacters() {
+    let capture = Console.Capture()
+    let console = Console(capture: capture)
+    console.line("caption \u{1B}]0;title\u{07}")
+    console.error("cannot load 'x\u{1B}[2J'\nsecond line")
+    let lines = capture.drain().map(\.text)
+    #expect(lines == ["caption \\x1B]0;title\\x07", "error: cannot load 'x\\x1B[2J' second line"])
+  }
+}

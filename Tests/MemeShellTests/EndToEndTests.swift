@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Runs the built `memesh` binary with piped input, as a script or CI would.
+@Suite struct EndToEndTests {
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  static func binary() -> URL? {
+    let folders = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+      Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+      packageRoot.appendingPathComponent(".build/debug"),
+    ]
+    return folders.map { $0.appendingPathComponent("memesh") }
+      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+  }
+
+  struct Result {
+    var status: Int32
+    var output: String
+    var errors: String
+  }
+
+  func run(_ arguments: [String], input: String, home: URL) throws -> Result {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = Self.packageRoot.appendingPathComponent("transcripts")
+    var environment = ProcessInfo.processInfo.environment
+    environment["MEMESH_HOME"] = home.path
+    environment["MEMESH_CAMERA"] = "/nonexistent"
+    environment["NO_COLOR"] = "1"
+    process.environment = environment
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let output = try stdout.fileHandleForReading.readToEnd() ?? Data()
+    let errors = try stderr.fileHandleForReading.readToEnd() ?? Data()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+      errors: String(decoding: errors, as: UTF8.self))
+  }
+
+  func scratchHome() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("memesh-e2e-\(UUID().uuidString)")
+  }
+
+  @Test func pipedSessionSharesAMemeAndListsIt() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let result = try run(
+      [], input: "\u{FEFF}load images/cat.png\r\ncaption hello | world\nshare\nbrowse --tsv\nquit\n",
+      home: home)
+    #expect(result.status == 0)
+    #expect(result.errors == "")
+    let lines = result.output.split(separator: "\n").map(String.init)
+    #expect(lines.first == "cat.png: 160×120 PNG")
+    #expect(lines.contains("saved meme 1"))
+    let row = try #require(lines.last).split(separator: "\t").map(String.init)
+    #expect(row.count == 8)
+    #expect(Array(row.prefix(6)) == ["1", "hello", "world", "Anton", "160", "120"])
+    #expect(FileManager.default.fileExists(atPath: row[7]))
+    // No prompt, no banner, no escape codes on a pipe.
+    #expect(!result.output.contains("memesh:"))
+    #expect(!result.output.contains("\u{1B}"))
+  }
+
+  @Test func aFailedCommandStopsAScriptWithStatusOneUnlessKeepGoing() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let stopped = try run([], input: "captoin a | b\ninfo\n", home: home)
+    #expect(stopped.status == 1)
+    #expect(stopped.errors == "error: unknown command 'captoin'; did you mean 'caption'?\n")
+    #expect(stopped.output == "")
+    let goingOn = try run(["--keep-going"], input: "captoin a | b\ninfo\n", home: home)
+    #expect(goingOn.status == 1)
+    #expect(goingOn.output.hasPrefix("image:\n"))
+    let quit = try run(["--keep-going"], input: "captoin a | b\nquit\n", home: home)
+    #expect(quit.status == 0)
+  }
+
+  @Test func commandOptionRunsCommandsAndRestoresTheDraftNextTime() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let first = try run(["-c", "load images/cat.png; top 'saved; for later'"], input: "", home: home)
+    #expect(first.status == 0)
+    let second = try run(["-c", "info"], input: "", home: home)
+    #expect(second.status == 0)
+    #expect(second.errors.hasPrefix("note: restored the draft ('images/cat.png', top \"saved; for later\")"))
+    #expect(second.output.contains("top: saved; for later\n"))
+  }
+
+  @Test func hostileBytesNeverReachTheOutputRaw() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let input = "top \u{1B}[2J\u{07}\u{202E}x\nload images/\u{1B}]0;t\u{07}.png\ninfo\nquit\n"
+    let result = try run(["--keep-going"], input: input, home: home)
+    #expect(result.status == 0)
+    #expect(!result.output.contains("\u{1B}") && !result.errors.contains("\u{1B}"))
+    #expect(!result.output.contains("\u{202E}"))
+    #expect(result.output.contains("top: \\x1B[2J\\x07\\u{202E}x\n"))
+  }
+}
