@@ -42,6 +42,11 @@ public enum ImageFile {
       MemeError("cannot load '\(ImageCodec.displayName(name))': \(reason)")
     }
     guard cPath.count > 1 else { throw MemeError("cannot load '': no file name given") }
+    // A NUL inside would end the C string early and open a different file.
+    guard !cPath.dropLast().contains(0) else {
+      throw MemeError(
+        "cannot load '\(ImageCodec.displayName(name))': the file name contains a NUL byte")
+    }
     // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below anyway).
     let descriptor = cPath.withUnsafeBufferPointer { path -> Int32 in
       guard let start = path.baseAddress else { return -1 }
