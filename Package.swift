@@ -66,5 +66,18 @@ let package = Package(
     .executableTarget(
       name: "memesh-store-torture", dependencies: ["MemeStore"], path: "Tests/StoreTorture"),
     .testTarget(name: "MemeShellTests", dependencies: ["MemeShell"]),
+
+    // MARK: - Fuzzing (scripts/fuzz, Tests/Fuzz/README.md)
+    // What each libFuzzer target feeds to memesh.
+    .target(
+      name: "MemeFuzzTargets", dependencies: ["MemeCore", "MemeMedia", "MemeStore"],
+      path: "Tests/Fuzz/Targets"),
+    // libFuzzer's entry points when built with -sanitize=fuzzer; otherwise replays files.
+    .executableTarget(
+      name: "memesh-fuzz", dependencies: ["MemeFuzzTargets"], path: "Tests/Fuzz/Driver"),
+    // Every committed crash input and seed, through its target, in `swift test`.
+    .testTarget(
+      name: "FuzzRegressionTests", dependencies: ["MemeFuzzTargets"],
+      path: "Tests/Fuzz/RegressionTests"),
   ]
 )
