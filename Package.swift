@@ -29,7 +29,9 @@ let package = Package(
     .target(
       name: "CMemeshShim",
       dependencies: ["CPNG", "CJPEG", "CDeflate"],
-      path: "Sources/CMemeshShim"
+      path: "Sources/CMemeshShim",
+      // encode.c streams PNG data through zlib itself (libpng's own dependency).
+      linkerSettings: [.linkedLibrary("z")]
     ),
 
     // MARK: - Swift
@@ -66,5 +68,8 @@ let package = Package(
     .executableTarget(
       name: "memesh-store-torture", dependencies: ["MemeStore"], path: "Tests/StoreTorture"),
     .testTarget(name: "MemeShellTests", dependencies: ["MemeShell"]),
+    // One meme from a photo to a file through MemeRenderer, timed by `make bench`.
+    .executableTarget(
+      name: "memesh-render-bench", dependencies: ["MemeMedia"], path: "Tests/RenderBench"),
   ]
 )
