@@ -60,9 +60,12 @@ let package = Package(
     // MARK: - Tests
     .testTarget(name: "MemeCoreTests", dependencies: ["MemeCore"]),
     .testTarget(
-      name: "MemeMediaTests", dependencies: ["MemeMedia"],
+      name: "MemeMediaTests", dependencies: ["MemeMedia", "memesh-image-probe"],
       resources: [.copy("Fixtures")]
     ),
+    // Loads pictures in a separate process for MemeMediaTests (stderr stays empty, bomb memory).
+    .executableTarget(
+      name: "memesh-image-probe", dependencies: ["MemeMedia"], path: "Tests/ImageProbe"),
     .testTarget(name: "MemeStoreTests", dependencies: ["MemeStore", "memesh-store-torture"]),
     // Drives a store from separate processes for MemeStoreTests (crash loop, two sessions).
     .executableTarget(
