@@ -29,7 +29,9 @@ let package = Package(
     .target(
       name: "CMemeshShim",
       dependencies: ["CPNG", "CJPEG", "CDeflate"],
-      path: "Sources/CMemeshShim"
+      path: "Sources/CMemeshShim",
+      // encode.c streams PNG data through zlib itself (libpng's own dependency).
+      linkerSettings: [.linkedLibrary("z")]
     ),
 
     // MARK: - Swift
@@ -58,14 +60,20 @@ let package = Package(
     // MARK: - Tests
     .testTarget(name: "MemeCoreTests", dependencies: ["MemeCore"]),
     .testTarget(
-      name: "MemeMediaTests", dependencies: ["MemeMedia"],
+      name: "MemeMediaTests", dependencies: ["MemeMedia", "memesh-image-probe"],
       resources: [.copy("Fixtures")]
     ),
+    // Loads pictures in a separate process for MemeMediaTests (stderr stays empty, bomb memory).
+    .executableTarget(
+      name: "memesh-image-probe", dependencies: ["MemeMedia"], path: "Tests/ImageProbe"),
     .testTarget(name: "MemeStoreTests", dependencies: ["MemeStore", "memesh-store-torture"]),
     // Drives a store from separate processes for MemeStoreTests (crash loop, two sessions).
     .executableTarget(
       name: "memesh-store-torture", dependencies: ["MemeStore"], path: "Tests/StoreTorture"),
     .testTarget(name: "MemeShellTests", dependencies: ["MemeShell"]),
+    // One meme from a photo to a file through MemeRenderer, timed by `make bench`.
+    .executableTarget(
+      name: "memesh-render-bench", dependencies: ["MemeMedia"], path: "Tests/RenderBench"),
 
     // MARK: - Fuzzing (scripts/fuzz, Tests/Fuzz/README.md)
     // What each libFuzzer target feeds to memesh.
