@@ -29,7 +29,9 @@ let package = Package(
     .target(
       name: "CMemeshShim",
       dependencies: ["CPNG", "CJPEG", "CDeflate"],
-      path: "Sources/CMemeshShim"
+      path: "Sources/CMemeshShim",
+      // encode.c streams PNG data through zlib itself (libpng's own dependency).
+      linkerSettings: [.linkedLibrary("z")]
     ),
 
     // MARK: - Swift
@@ -69,5 +71,21 @@ let package = Package(
     .executableTarget(
       name: "memesh-store-torture", dependencies: ["MemeStore"], path: "Tests/StoreTorture"),
     .testTarget(name: "MemeShellTests", dependencies: ["MemeShell"]),
+    // One meme from a photo to a file through MemeRenderer, timed by `make bench`.
+    .executableTarget(
+      name: "memesh-render-bench", dependencies: ["MemeMedia"], path: "Tests/RenderBench"),
+
+    // MARK: - Fuzzing (scripts/fuzz, Tests/Fuzz/README.md)
+    // What each libFuzzer target feeds to memesh.
+    .target(
+      name: "MemeFuzzTargets", dependencies: ["MemeCore", "MemeMedia", "MemeStore"],
+      path: "Tests/Fuzz/Targets"),
+    // libFuzzer's entry points when built with -sanitize=fuzzer; otherwise replays files.
+    .executableTarget(
+      name: "memesh-fuzz", dependencies: ["MemeFuzzTargets"], path: "Tests/Fuzz/Driver"),
+    // Every committed crash input and seed, through its target, in `swift test`.
+    .testTarget(
+      name: "FuzzRegressionTests", dependencies: ["MemeFuzzTargets"],
+      path: "Tests/Fuzz/RegressionTests"),
   ]
 )
