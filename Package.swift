@@ -85,7 +85,7 @@ let package = Package(
       name: "memesh-fuzz", dependencies: ["MemeFuzzTargets"], path: "Tests/Fuzz/Driver"),
     // Every committed crash input and seed, through its target, in `swift test`.
     .testTarget(
-      name: "FuzzRegressionTests", dependencies: ["MemeFuzzTargets"],
+      name: "FuzzRegressionTests", dependencies: ["MemeFuzzTargets", "memesh-image-probe"],
       path: "Tests/Fuzz/RegressionTests"),
   ]
 )
