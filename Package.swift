@@ -30,7 +30,9 @@ let package = Package(
     .target(
       name: "CMemeshShim",
       dependencies: ["CPNG", "CJPEG", "CDeflate", "CEdit"],
-      path: "Sources/CMemeshShim"
+      path: "Sources/CMemeshShim",
+      // encode.c streams PNG data through zlib itself (libpng's own dependency).
+      linkerSettings: [.linkedLibrary("z")]
     ),
 
     // MARK: - Swift
@@ -59,9 +61,12 @@ let package = Package(
     // MARK: - Tests
     .testTarget(name: "MemeCoreTests", dependencies: ["MemeCore"]),
     .testTarget(
-      name: "MemeMediaTests", dependencies: ["MemeMedia"],
+      name: "MemeMediaTests", dependencies: ["MemeMedia", "memesh-image-probe"],
       resources: [.copy("Fixtures")]
     ),
+    // Loads pictures in a separate process for MemeMediaTests (stderr stays empty, bomb memory).
+    .executableTarget(
+      name: "memesh-image-probe", dependencies: ["MemeMedia"], path: "Tests/ImageProbe"),
     .testTarget(name: "MemeStoreTests", dependencies: ["MemeStore", "memesh-store-torture"]),
     // Drives a store from separate processes for MemeStoreTests (crash loop, two sessions).
     .executableTarget(
@@ -70,5 +75,8 @@ let package = Package(
     // A LineEditor with a fixed completer that MemeShellTests drive through a pseudo-terminal.
     .executableTarget(
       name: "line-editor-demo", dependencies: ["MemeShell"], path: "Tests/LineEditorDemo"),
+    // One meme from a photo to a file through MemeRenderer, timed by `make bench`.
+    .executableTarget(
+      name: "memesh-render-bench", dependencies: ["MemeMedia"], path: "Tests/RenderBench"),
   ]
 )

@@ -134,6 +134,13 @@ static int check_pixels(struct failure *failure, uint64_t width, uint64_t height
 static void png_error_function(png_structp png, png_const_charp text) {
   struct failure *failure = png_get_error_ptr(png);
   set_message(failure, text);
+  // libpng says what is wrong with a header in warnings, then fails with "Invalid IHDR data".
+  if (strcmp(text, "Invalid IHDR data") == 0 && failure->warning_count > 0) {
+    char detail[MESSAGE_SIZE];
+    snprintf(detail, sizeof detail, "%s", failure->warnings[failure->warning_count - 1]);
+    if (detail[0] >= 'A' && detail[0] <= 'Z') detail[0] = (char)(detail[0] - 'A' + 'a');
+    snprintf(failure->message, sizeof failure->message, "%s: %s", text, detail);
+  }
   png_longjmp(png, 1);
 }
 
