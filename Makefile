@@ -62,5 +62,10 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/memesh.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/memesh
 
+# The unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (C shim included), in
+# .build-sanitize.
+test-sanitize: deps
+	@scripts/test-sanitize
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-sanitize .build-fuzz

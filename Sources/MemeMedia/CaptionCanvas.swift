@@ -75,17 +75,26 @@ struct CaptionCanvas {
 
   /// Composites black outlines, then white fills, then color glyphs over `image`.
   func composite(onto image: inout RGBAImage) {
-    guard region.width > 0 else { return }
-    let imageWidth = image.width
+    composite(onto: &image, firstRow: 0)
+  }
+
+  /// Composites onto `strip`, which holds the picture's rows from `firstRow` on (full width);
+  /// rows outside the strip are skipped. `MemeRenderer` draws into such strips.
+  func composite(onto strip: inout RGBAImage, firstRow: Int) {
+    let low = max(region.y, firstRow)
+    let high = min(region.y + region.height, firstRow + strip.height)
+    guard region.width > 0, low < high, region.x + region.width <= strip.width else { return }
+    let visible = low..<high
+    let imageWidth = strip.width
     let region = self.region
-    image.pixels.withUnsafeMutableBufferPointer { pixels in
+    strip.pixels.withUnsafeMutableBufferPointer { pixels in
       for (mask, color) in [(outline, UInt8(0)), (fill, UInt8(255))] {
         mask.withUnsafeBufferPointer { mask in
-          for row in 0..<region.height {
+          for row in (visible.lowerBound - region.y)..<(visible.upperBound - region.y) {
             for column in 0..<region.width {
               let alpha = Int(mask[row * region.width + column])
               guard alpha > 0 else { continue }
-              let index = ((region.y + row) * imageWidth + region.x + column) * 4
+              let index = ((region.y + row - firstRow) * imageWidth + region.x + column) * 4
               CaptionCanvas.blend(
                 into: pixels, at: index, red: Int(color), green: Int(color), blue: Int(color),
                 alpha: alpha, premultiplied: false)
@@ -98,7 +107,7 @@ struct CaptionCanvas {
         let originY = y - bitmap.top
         for row in 0..<bitmap.height {
           let imageY = originY + row
-          guard imageY >= region.y, imageY < region.y + region.height else { continue }
+          guard visible.contains(imageY) else { continue }
           for column in 0..<bitmap.width {
             let imageX = originX + column
             guard imageX >= region.x, imageX < region.x + region.width else { continue }
@@ -106,7 +115,7 @@ struct CaptionCanvas {
             let alpha = Int(bitmap.pixels[source + 3])
             guard alpha > 0 else { continue }
             CaptionCanvas.blend(
-              into: pixels, at: (imageY * imageWidth + imageX) * 4,
+              into: pixels, at: ((imageY - firstRow) * imageWidth + imageX) * 4,
               red: Int(bitmap.pixels[source + 2]), green: Int(bitmap.pixels[source + 1]),
               blue: Int(bitmap.pixels[source]), alpha: alpha, premultiplied: true)
           }

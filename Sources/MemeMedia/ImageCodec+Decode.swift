@@ -72,8 +72,9 @@ extension ImageCodec {
   }
 
   /// The format of `data`, or the one-line reason it cannot be loaded.
-  static func format(of data: Data, name: String) throws(MemeError) -> ImageFormat {
+  static func format(of data: Data, name rawName: String) throws(MemeError) -> ImageFormat {
     if let format = sniff(data) { return format }
+    let name = displayName(rawName)
     if data.isEmpty { throw MemeError("cannot load '\(name)': the file is empty") }
     if looksLikeDamagedPNG(data) { return .png }
     if let other = unsupportedFormatName(data) {
@@ -88,9 +89,10 @@ extension ImageCodec {
   /// Decodes with libpng or libjpeg; `scaleDenominator` picks a JPEG DCT reduction from the
   /// stored size (PNG ignores it).
   static func decodeRaw(
-    _ data: Data, format: ImageFormat, name: String, limits: DecodeLimits,
+    _ data: Data, format: ImageFormat, name rawName: String, limits: DecodeLimits,
     scaleDenominator: (PixelSize) -> Int = { _ in 1 }
   ) throws(MemeError) -> RawDecode {
+    let name = displayName(rawName)
     do {
       let handle = try DecoderHandle()
       let image = try data.withUnsafeBytes { bytes -> RGBAImage in

@@ -1,7 +1,8 @@
 /// Makes user data safe to print: control characters, escape sequences, bidirectional
 /// overrides and other invisible format characters are shown escaped (`\x1b`, `\u{202E}`), so
 /// nothing a caption, file name or store entry holds can move the cursor, recolor the terminal or
-/// reorder the text around it.
+/// reorder the text around it. Forms: `\e` `\a` `\t` `\n` `\r`, `\x00` for other C0 controls and
+/// DEL, `\u{9B}` for C1 controls and invisible format characters.
 public enum Display {
   /// `text` with every unsafe scalar escaped; tabs and newlines too (one message, one line).
   public static func escaped(_ text: String) -> String {
@@ -26,11 +27,16 @@ public enum Display {
   static func escape(_ scalar: Unicode.Scalar) -> String? {
     let value = scalar.value
     switch value {
+    // The same forms as MemeMedia's `ImageCodec.displayName`, so every message reads alike.
+    case 0x1B: return "\\e"
+    case 0x07: return "\\a"
     case 0x09: return "\\t"
     case 0x0A: return "\\n"
     case 0x0D: return "\\r"
-    case 0x00..<0x20, 0x7F, 0x80..<0xA0:
+    case 0x00..<0x20, 0x7F:
       return "\\x" + hex(value, digits: 2)
+    case 0x80..<0xA0:
+      return "\\u{" + hex(value, digits: 1) + "}"
     // Bidirectional marks, embeddings, overrides and isolates; line and paragraph separators;
     // the BOM and other invisible characters that can disguise text.
     case 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2028, 0x2029, 0x2060...0x2069,

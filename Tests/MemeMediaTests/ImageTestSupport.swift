@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 import MemeCore
 import MemeMedia
 
@@ -36,4 +39,106 @@ extension RGBA {
       abs(Int(r) - Int(other.r)), abs(Int(g) - Int(other.g)), abs(Int(b) - Int(other.b)),
       abs(Int(a) - Int(other.a)))
   }
+}
+
+/// The quadrant pattern every generated fixture shows (scripts/make-image-fixtures.py).
+enum Quadrants {
+  static let red = RGBA(220, 30, 30)
+  static let green = RGBA(30, 200, 60)
+  static let blue = RGBA(40, 60, 220)
+  static let yellow = RGBA(240, 220, 40)
+
+  /// Top-left, top-right, bottom-left, bottom-right colours at the middle of each quadrant.
+  static func colours(of image: RGBAImage) -> [RGBA] {
+    let (width, height) = (image.width, image.height)
+    return [
+      image[width / 4, height / 4], image[width * 3 / 4, height / 4],
+      image[width / 4, height * 3 / 4], image[width * 3 / 4, height * 3 / 4],
+    ]
+  }
+
+  /// True when each quadrant is within `tolerance` of red, green, blue, yellow.
+  static func matches(_ image: RGBAImage, tolerance: Int = 40) -> Bool {
+    zip(colours(of: image), [red, green, blue, yellow]).allSatisfy {
+      $0.distance(to: $1) <= tolerance
+    }
+  }
+}
+
+/// Runs `memesh-image-probe` (Tests/ImageProbe) on raw-byte paths and collects its output.
+enum ImageProbe {
+  struct Result {
+    /// One line per file (and per warning), without the final `maxrss` line.
+    var lines: [String]
+    /// Everything the process wrote to fd 2.
+    var standardError: String
+    /// Peak resident memory in kilobytes.
+    var maxResidentKilobytes: Int
+  }
+
+  static var executable: URL? {
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let folders = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+      Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+      packageRoot.appendingPathComponent(".build/debug"),
+    ]
+    return folders.map { $0.appendingPathComponent("memesh-image-probe") }
+      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+  }
+
+  /// Runs the probe with `arguments` given as raw bytes (so non-UTF-8 names arrive unchanged).
+  static func run(_ arguments: [[UInt8]], in directory: URL) throws -> Result {
+    guard let executable else { throw MemeError("memesh-image-probe is not built") }
+    // Process takes Strings; a shell script passes the exact bytes through printf escapes.
+    let quoted = arguments.map { bytes in
+      "\"$(printf '" + bytes.map { String(format: "\\%03o", $0) }.joined() + "')\""
+    }.joined(separator: " ")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "exec '\(executable.path)' \(quoted)"]
+    process.currentDirectoryURL = directory
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    var lines = String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
+    let last = lines.popLast() ?? ""
+    let rss = last.hasPrefix("maxrss ") ? Int(last.dropFirst(7)) ?? -1 : -1
+    return Result(
+      lines: lines, standardError: String(decoding: err, as: UTF8.self), maxResidentKilobytes: rss)
+  }
+
+  static func run(_ arguments: [String], in directory: URL) throws -> Result {
+    try run(arguments.map { Array($0.utf8) }, in: directory)
+  }
+}
+
+/// A fresh directory under the system's temporary folder, removed by `remove()`.
+struct ScratchDirectory {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-image-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  /// Copies fixture `name` into the directory under `newName`'s raw bytes.
+  func copy(_ name: String, to newName: [UInt8]) throws {
+    let data = try ImageFixtures.data(name)
+    let path = Array(url.path.utf8) + [UInt8(ascii: "/")] + newName
+    let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { throw MemeError("cannot create \(newName)") }
+    defer { close(descriptor) }
+    _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+  }
+
+  func remove() { try? FileManager.default.removeItem(at: url) }
 }

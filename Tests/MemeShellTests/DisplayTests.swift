@@ -5,13 +5,13 @@ import Testing
 @Suite struct DisplayTests {
   @Test(arguments: [
     ("plain text", "plain text"),
-    ("\u{1B}[31mred", "\\x1B[31mred"),
-    ("bell\u{07}", "bell\\x07"),
+    ("\u{1B}[31mred", "\\e[31mred"),
+    ("bell\u{07}", "bell\\a"),
     ("nul\u{00}byte", "nul\\x00byte"),
     ("tab\there", "tab\\there"),
     ("line\nbreak", "line\\nbreak"),
     ("\u{202E}override", "\\u{202E}override"),
-    ("c1\u{9B}31m", "c1\\x9B31m"),
+    ("c1\u{9B}31m", "c1\\u{9B}31m"),
     ("emoji 👍🏽 and é", "emoji 👍🏽 and é"),
   ])
   func escapesWhatCouldControlTheTerminal(raw: String, shown: String) {
@@ -24,6 +24,6 @@ import Testing
     console.line("caption \u{1B}]0;title\u{07}")
     console.error("cannot load 'x\u{1B}[2J'\nsecond line")
     let lines = capture.drain().map(\.text)
-    #expect(lines == ["caption \\x1B]0;title\\x07", "error: cannot load 'x\\x1B[2J' second line"])
+    #expect(lines == ["caption \\e]0;title\\a", "error: cannot load 'x\\e[2J' second line"])
   }
 }

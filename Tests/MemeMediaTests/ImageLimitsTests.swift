@@ -1,0 +1,86 @@
+import Foundation
+import MemeCore
+import MemeMedia
+import Testing
+
+/// Decompression bombs and caps: refused with a clear error before memory or time is spent.
+@Suite struct ImageLimitsTests {
+  @Test func pngClaimingTenGigapixelsIsRefused() throws {
+    let error = #expect(throws: MemeError.self) {
+      try ImageFixtures.decode("bomb-100000x100000.png")
+    }
+    #expect(
+      error?.message == "cannot load 'bomb-100000x100000.png': the picture is 100000×100000 "
+        + "pixels, more than the limit of 100 megapixels")
+  }
+
+  @Test func pixelCapIsConfigurable() throws {
+    let limits = DecodeLimits(maxPixels: 600)
+    let error = #expect(throws: MemeError.self) {
+      try ImageFixtures.decode("baseline.jpg", limits: limits)
+    }
+    #expect(error?.message.contains("32×24 pixels, more than the limit") == true)
+    #expect(try ImageFixtures.decode("exif-6.jpg", limits: DecodeLimits(maxPixels: 384)).image.width == 24)
+    let png = try Data(contentsOf: ImageFixtures.pngSuite.appendingPathComponent("basn2c08.png"))
+    #expect(throws: MemeError.self) {
+      try ImageCodec.decode(png, name: "p.png", limits: DecodeLimits(maxPixels: 1023))
+    }
+    #expect(try ImageCodec.decode(png, name: "p.png", limits: DecodeLimits(maxPixels: 1024)).image.width == 32)
+  }
+
+  @Test func jpegWithThousandsOfScansIsRefused() throws {
+    // 2112 valid scans (every coefficient alone, 11 refinement steps each).
+    let error = #expect(throws: MemeError.self) { try ImageFixtures.decode("bomb-2112-scans.jpg") }
+    #expect(
+      error?.message
+        == "cannot load 'bomb-2112-scans.jpg': the JPEG has more than 100 scans (a decompression bomb?)"
+    )
+    // The proxy path has the same cap.
+    #expect(throws: MemeError.self) {
+      try ImageCodec.decodeProxy(
+        try ImageFixtures.data("bomb-2112-scans.jpg"), name: "b.jpg", maxDimension: 8)
+    }
+  }
+
+  @Test func jpegWithRepeatedScansIsRefusedAtTheFirstRepeat() throws {
+    // 3000 copies of one scan: libjpeg only warns ("inconsistent progression") and would spend
+    // the time of a full scan on each; memesh stops at the first.
+    let error = #expect(throws: MemeError.self) { try ImageFixtures.decode("bomb-3000-scans.jpg") }
+    #expect(
+      error?.message
+        == "cannot load 'bomb-3000-scans.jpg': inconsistent progression sequence for component 0 "
+        + "coefficient 1 (a decompression bomb?)")
+  }
+
+  @Test func scanCapIsConfigurable() throws {
+    // progressive.jpg has libjpeg's usual 10 scans.
+    let error = #expect(throws: MemeError.self) {
+      try ImageFixtures.decode("progressive.jpg", limits: DecodeLimits(maxJPEGScans: 9))
+    }
+    #expect(error?.message.hasSuffix("the JPEG has more than 9 scans (a decompression bomb?)") == true)
+    let decoded = try ImageFixtures.decode("progressive.jpg", limits: DecodeLimits(maxJPEGScans: 10))
+    #expect(decoded.image.size == PixelSize(width: 32, height: 24))
+  }
+
+  @Test(arguments: ["bomb-ztxt.png", "bomb-itxt.png"])
+  func textChunkBombsAreNotInflated(_ file: String) throws {
+    // The picture (8×8 grey) loads; the text is skipped or cut off at libpng's limit.
+    let decoded = try ImageFixtures.decode(file)
+    #expect(decoded.image.size == PixelSize(width: 8, height: 8))
+    #expect(decoded.image[0, 0] == RGBA(128, 128, 128))
+    #expect(decoded.recipe == nil)
+  }
+
+  @Test func bombsCostLittleMemory() throws {
+    let files = [
+      "bomb-100000x100000.png", "bomb-3000-scans.jpg", "bomb-2112-scans.jpg", "bomb-ztxt.png",
+      "bomb-itxt.png",
+    ]
+    let probe = try ImageProbe.run(
+      files.map { ImageFixtures.images.appendingPathComponent($0).path }, in: ImageFixtures.root)
+    #expect(probe.standardError == "")
+    #expect(probe.lines.filter { $0.hasPrefix("error: ") }.count == 3)
+    // The whole process, Swift runtime included; a 64 MB text or a 40 GB canvas would show.
+    #expect(probe.maxResidentKilobytes > 0 && probe.maxResidentKilobytes < 60_000, "\(probe)")
+  }
+}
