@@ -4,48 +4,45 @@ import Foundation
 import MemeCore
 
 extension MemeRenderer {
-  /// Loads `path` as the editor's picture, like `ImageFile.sourcePicture(path:)` but with the
-  /// work spread over the cores: the full decode, the preview proxy (a second libjpeg pass with
-  /// DCT scaling, which skips most of the inverse transform) and the SHA-256 of the original run
-  /// at the same time. A PNG's proxy is reduced from the full decode in C.
+  /// Loads `path` as the editor's picture, like `ImageFile.sourcePicture(path:)` but decoding
+  /// once: the SHA-256 of the original runs on a second thread during the decode, and the
+  /// preview proxy is reduced from the decoded pixels in C (about a tenth of what a second,
+  /// DCT-scaled libjpeg pass costs: the entropy decoding, most of a JPEG decode, is not
+  /// repeated).
   public static func loadPicture(path: String, limits: DecodeLimits = .default) throws -> (
     picture: SourcePicture, warnings: [String]
   ) {
     let bytes = try ImageFile.read(path: path)
-    let format = ImageCodec.sniff(bytes)
     let results = LoadResults()
-    DispatchQueue.concurrentPerform(iterations: format == .jpeg ? 3 : 2) { task in
-      switch task {
-      case 0:
-        results.set { $0.decoded = Result { try ImageCodec.decode(bytes, name: path, limits: limits) } }
-      case 1:
+    DispatchQueue.concurrentPerform(iterations: 2) { task in
+      if task == 0 {
+        let decoded = Result { try ImageCodec.decode(bytes, name: path, limits: limits) }
+        let proxy = decoded.map {
+          reduced($0.image, toFit: ImageFile.proxyDimension, isOpaque: $0.format == .jpeg)
+        }
+        results.set {
+          $0.decoded = decoded
+          $0.proxy = proxy
+        }
+      } else {
         let digest = Checksum.sha256(bytes)
         results.set { $0.sha256 = digest }
-      default:
-        let proxy = Result { try jpegProxy(bytes, name: path, limits: limits) }
-        results.set { $0.proxy = proxy }
       }
     }
     let finished = results.take()
-    guard let decodedResult = finished.decoded else {
+    guard let decodedResult = finished.decoded, let proxyResult = finished.proxy else {
       throw MemeError("cannot load '\(path)': the decoder did not run")
     }
     let decoded = try decodedResult.get()
-    let proxy: RGBAImage
-    if let proxyResult = finished.proxy {
-      proxy = try proxyResult.get()
-    } else {
-      proxy = reduced(decoded.image, toFit: ImageFile.proxyDimension)
-    }
     let picture = SourcePicture(
       path: path, originalBytes: bytes, sha256: finished.sha256 ?? Checksum.sha256(bytes),
-      format: decoded.format, image: decoded.image, proxy: proxy)
+      format: decoded.format, image: decoded.image, proxy: try proxyResult.get())
     return (picture, decoded.warnings)
   }
 
-  /// The preview proxy straight from libjpeg's DCT scaling: the largest reduction (1/8, 1/4,
-  /// 1/2) that keeps the longest side within 1/8 of `ImageFile.proxyDimension`, so a 4000-pixel
-  /// photo gives a 1000-pixel proxy with no further scaling.
+  /// A preview proxy from a second, DCT-scaled libjpeg pass: the largest reduction (1/8, 1/4,
+  /// 1/2) that keeps the longest side within 1/8 of `ImageFile.proxyDimension`. Kept to compare
+  /// against (memesh-render-bench --load-detail); `loadPicture` reduces the full decode instead.
   public static func jpegProxy(_ bytes: Data, name: String, limits: DecodeLimits) throws -> RGBAImage {
     let limit = ImageFile.proxyDimension
     let raw = try ImageCodec.decodeRaw(bytes, format: .jpeg, name: name, limits: limits) { size in
@@ -57,7 +54,9 @@ extension MemeRenderer {
 
   /// A box-filtered copy whose longest side is at most `dimension` (the image itself when it is
   /// already small enough). The C loop is many times faster than `ImageOps.scaled` on 12 MP.
-  public static func reduced(_ image: RGBAImage, toFit dimension: Int) -> RGBAImage {
+  public static func reduced(_ image: RGBAImage, toFit dimension: Int, isOpaque: Bool? = nil)
+    -> RGBAImage
+  {
     let size = ImageOps.fittedSize(of: image.size, toFit: dimension, dimension)
     guard size != image.size, size.width > 0, size.height > 0 else { return image }
     let count = size.width * size.height * 4
@@ -69,7 +68,8 @@ extension MemeRenderer {
         }
         rows.withUnsafeBufferPointer { pointers in
           var whole = memesh_rows(
-            rows: pointers.baseAddress, width: UInt32(image.width), height: UInt32(image.height))
+            rows: pointers.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
+            opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1)
           memesh_downscale_rows(
             &whole, UInt32(size.width), UInt32(size.height), target.baseAddress)
         }

@@ -67,15 +67,19 @@ public struct MemeRenderer: Sendable {
     let recipe = MemeRecipe(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
       originalSHA256: picture.sha256)
+    // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
+    // look at 12 million alpha bytes.
     return try render(
       picture.image, top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
-      format: format, options: EncodeOptions(jpegQuality: jpegQuality, recipe: recipe))
+      format: format, options: EncodeOptions(jpegQuality: jpegQuality, recipe: recipe),
+      isOpaque: picture.format == .jpeg ? true : nil)
   }
 
   /// Crops `image`, draws the captions, encodes as `format` and makes the thumbnail.
+  /// `isOpaque` says whether every pixel of `image` is opaque, when the caller knows.
   public func render(
     _ image: RGBAImage, top: String, bottom: String, font: String, crop: Crop = .off,
-    format: ImageFormat, options: EncodeOptions = EncodeOptions()
+    format: ImageFormat, options: EncodeOptions = EncodeOptions(), isOpaque: Bool? = nil
   ) throws -> Output {
     let rect = try crop.resolved(in: image.size)
     guard rect.width > 0, rect.height > 0 else {
@@ -91,7 +95,8 @@ public struct MemeRenderer: Sendable {
     let settings = memesh_png_options(
       use_libdeflate: pngCompression.useLibdeflate ? 1 : 0, level: Int32(pngCompression.level),
       filter: Int32(pngCompression.filter), threads: Int32(pngCompression.threads))
-    let data = try MemeRenderer.withRows(of: image, in: rect, strips: strips) { rows in
+    let data = try MemeRenderer.withRows(of: image, in: rect, strips: strips, isOpaque: isOpaque) {
+      rows in
       try thumbnailPixels.withUnsafeMutableBufferPointer { thumbnail in
         try MemeRenderer.withOptionalCString(recipe) { recipe in
           let keepAlpha: Int32 = format == .png && memesh_rows_opaque(rows) == 0 ? 1 : 0
@@ -148,7 +153,7 @@ public struct MemeRenderer: Sendable {
   /// Calls `body` with the meme as row pointers: strip rows where captions are, photo rows
   /// (offset by the crop) everywhere else.
   static func withRows<Result>(
-    of image: RGBAImage, in rect: PixelRect, strips: [Strip],
+    of image: RGBAImage, in rect: PixelRect, strips: [Strip], isOpaque: Bool?,
     _ body: (UnsafePointer<memesh_rows>) throws -> Result
   ) throws -> Result {
     try image.pixels.withUnsafeBufferPointer { photo in
@@ -166,7 +171,10 @@ public struct MemeRenderer: Sendable {
         }
         return try rows.withUnsafeBufferPointer { pointers in
           var meme = memesh_rows(
-            rows: pointers.baseAddress, width: UInt32(rect.width), height: UInt32(rect.height))
+            rows: pointers.baseAddress, width: UInt32(rect.width), height: UInt32(rect.height),
+            opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1)
+          // Looked up once here rather than by each consumer (encoder, thumbnail).
+          meme.opaque = memesh_rows_opaque(&meme)
           return try body(&meme)
         }
       }

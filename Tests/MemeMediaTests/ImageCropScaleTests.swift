@@ -107,6 +107,14 @@ import Testing
     #expect(Quadrants.matches(proxy, tolerance: 60), "\(Quadrants.colours(of: proxy))")
   }
 
+  @Test(arguments: ["progressive.jpg", "cmyk-adobe.jpg", "ycck-adobe.jpg", "restart.jpg"])
+  func proxyKeepsColoursOfEveryKind(_ file: String) throws {
+    let proxy = try ImageCodec.decodeProxy(
+      try ImageFixtures.data(file), name: file, maxDimension: 8)
+    #expect(proxy.size == PixelSize(width: 8, height: 6))
+    #expect(Quadrants.matches(proxy, tolerance: 60), "\(file): \(Quadrants.colours(of: proxy))")
+  }
+
   @Test func proxyOfARotatedPhotoIsUpright() throws {
     let proxy = try ImageCodec.decodeProxy(
       try ImageFixtures.data("exif-6.jpg"), name: "r.jpg", maxDimension: 12)

@@ -75,6 +75,18 @@ import Testing
     #expect(back.image[8, 8].distance(to: RGBA(255, 255, 255)) <= 2)
   }
 
+  @Test(arguments: ImageFormat.allCases)
+  func recipeSurvivesARoundTrip(_ format: ImageFormat) throws {
+    let recipe = MemeRecipe(
+      top: "ÇA VA 🐱", bottom: "line \"two\"", font: "Anton", crop: .aspect(width: 16, height: 9),
+      originalSHA256: String(repeating: "ab", count: 32))
+    let data = try ImageCodec.encode(
+      Self.opaque, as: format, options: EncodeOptions(recipe: recipe))
+    #expect(try ImageCodec.decode(data, name: "r").recipe == recipe)
+    #expect(try ImageCodec.decode(try ImageCodec.encode(Self.opaque, as: format), name: "r").recipe
+      == nil)
+  }
+
   @Test func emptyPictureIsAnError() {
     #expect(throws: MemeError.self) {
       try ImageCodec.encode(RGBAImage(width: 0, height: 0), as: .png)

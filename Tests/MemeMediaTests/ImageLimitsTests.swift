@@ -71,6 +71,20 @@ import Testing
     #expect(decoded.recipe == nil)
   }
 
+  /// rgba-5x3.png with a chunk of `length` bytes (only 16 of them present) after IHDR.
+  static func pngWithChunk(_ type: String, claiming length: UInt32) throws -> Data {
+    let png = try ImageFixtures.data("rgba-5x3.png")
+    let header = withUnsafeBytes(of: length.bigEndian) { Data($0) } + Data(type.utf8)
+    return png.prefix(33) + header + Data(count: 16) + png.dropFirst(33)
+  }
+
+  @Test(arguments: ["prVt", "tEXt", "zTXt", "iCCP"])
+  func hugeChunksAreRefusedBeforeAllocation(_ type: String) throws {
+    let data = try Self.pngWithChunk(type, claiming: 0x7FFF_FFFF)
+    let error = #expect(throws: MemeError.self) { try ImageCodec.decode(data, name: "c.png") }
+    #expect(error?.message == "cannot load 'c.png': \(type): chunk data is too large")
+  }
+
   @Test func bombsCostLittleMemory() throws {
     let files = [
       "bomb-100000x100000.png", "bomb-3000-scans.jpg", "bomb-2112-scans.jpg", "bomb-ztxt.png",

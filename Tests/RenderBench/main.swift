@@ -51,16 +51,37 @@ if let pngSpec {
     useLibdeflate: parts[0] == "deflate", level: level, filter: filter, threads: threads)
 }
 
+/// Peak resident memory so far, from /proc (Linux), for --phases.
+func peakMemory() -> String {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM") })
+  else { return "" }
+  return "peak " + line.split(whereSeparator: \.isWhitespace).dropFirst().joined(separator: " ")
+}
+
+/// This thread's CPU time in milliseconds: steadier than wall time on a shared machine.
+func threadCPU() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
+}
+
 var clock = ContinuousClock.now
+var cpu = threadCPU()
 @MainActor func lap(_ name: String) {
   let now = ContinuousClock.now
+  let nowCPU = threadCPU()
   if phases {
     let duration = now - clock
-    let milliseconds = Double(duration.components.attoseconds) / 1e15
-      + Double(duration.components.seconds) * 1000
-    FileHandle.standardError.write(Data(String(format: "%-10@ %7.1f ms\n", name, milliseconds).utf8))
+    let milliseconds =
+      Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
+    let line = String(
+      format: "%-10@ %7.1f ms wall %7.1f ms cpu  %@\n", name, milliseconds, nowCPU - cpu,
+      peakMemory())
+    FileHandle.standardError.write(Data(line.utf8))
   }
   clock = now
+  cpu = nowCPU
 }
 
 do {

@@ -12,6 +12,9 @@ typedef struct memesh_rows {
   const uint8_t *const *rows;
   uint32_t width;
   uint32_t height;
+  /// 1: every alpha is 255 (a decoded JPEG); 0: some pixel is not opaque; -1: unknown (looked
+  /// up when needed: each look is a pass over the whole picture).
+  int opaque;
 } memesh_rows;
 
 /// How memesh_encode_png_rows compresses (MemeRenderer.swift has the measured choice).
@@ -27,7 +30,7 @@ typedef struct memesh_png_options {
   int threads;
 } memesh_png_options;
 
-/// 1 when every pixel's alpha is 255.
+/// 1 when every pixel's alpha is 255 (`image->opaque` when known).
 int memesh_rows_opaque(const memesh_rows *image);
 
 /// Baseline JPEG at `quality` (alpha composited over white); `recipe` (or NULL) becomes a COM
