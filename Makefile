@@ -25,8 +25,12 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# Release builds link the Swift runtime and Foundation statically: `memesh -c quit` then starts
+# in about 6 ms instead of 10 (dynamic Foundation costs ~4 ms of loading; `make bench` measures).
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
 build: deps
-	$(SWIFT) build -c release --product memesh
+	$(SWIFT) build $(RELEASE_FLAGS) --product memesh
 
 debug: deps
 	$(SWIFT) build
@@ -44,11 +48,11 @@ transcripts: build
 	@scripts/run-transcripts $(BINARY) transcripts
 
 bench: build
-	@scripts/bench
+	@RELEASE_FLAGS="$(RELEASE_FLAGS)" scripts/bench
 
 # The 12-MP rows only, 3 runs: about a minute, for iterating on speed.
 bench-quick: build
-	@BENCH_QUICK=1 scripts/bench
+	@BENCH_QUICK=1 RELEASE_FLAGS="$(RELEASE_FLAGS)" scripts/bench
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/memesh/fonts

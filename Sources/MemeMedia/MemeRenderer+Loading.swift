@@ -9,8 +9,9 @@ extension MemeRenderer {
   /// preview proxy is reduced from the decoded pixels in C (about a tenth of what a second,
   /// DCT-scaled libjpeg pass costs: the entropy decoding, most of a JPEG decode, is not
   /// repeated).
+  /// The decoded file comes back too, for its warnings and its embedded recipe.
   public static func loadPicture(path: String, limits: DecodeLimits = .default) throws -> (
-    picture: SourcePicture, warnings: [String]
+    picture: SourcePicture, decoded: DecodedImage
   ) {
     let bytes = try ImageFile.read(path: path)
     let results = LoadResults()
@@ -37,7 +38,30 @@ extension MemeRenderer {
     let picture = SourcePicture(
       path: path, originalBytes: bytes, sha256: finished.sha256 ?? Checksum.sha256(bytes),
       format: decoded.format, image: decoded.image, proxy: try proxyResult.get())
-    return (picture, decoded.warnings)
+    return (picture, decoded)
+  }
+
+  /// Like `ImageFile.sourcePicture(path:bytes:decoded:)` for a file already read and decoded:
+  /// the proxy reduced in C while the SHA-256 runs on a second thread.
+  public static func sourcePicture(path: String, bytes: Data, decoded: DecodedImage)
+    -> SourcePicture
+  {
+    let results = LoadResults()
+    DispatchQueue.concurrentPerform(iterations: 2) { task in
+      if task == 0 {
+        let proxy = reduced(
+          decoded.image, toFit: ImageFile.proxyDimension, isOpaque: decoded.format == .jpeg)
+        results.set { $0.proxy = .success(proxy) }
+      } else {
+        let digest = Checksum.sha256(bytes)
+        results.set { $0.sha256 = digest }
+      }
+    }
+    let finished = results.take()
+    let proxy = (try? finished.proxy?.get()) ?? reduced(decoded.image, toFit: ImageFile.proxyDimension)
+    return SourcePicture(
+      path: path, originalBytes: bytes, sha256: finished.sha256 ?? Checksum.sha256(bytes),
+      format: decoded.format, image: decoded.image, proxy: proxy)
   }
 
   /// A preview proxy from a second, DCT-scaled libjpeg pass: the largest reduction (1/8, 1/4,

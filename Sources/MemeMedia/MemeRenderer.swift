@@ -15,7 +15,7 @@ public struct MemeRenderer: Sendable {
     public var format: ImageFormat
     /// Size of the meme (the crop's size).
     public var size: PixelSize
-    /// PNG, longest side at most `MemeRenderer.thumbnailDimension`.
+    /// PNG, longest side at most `MemeRenderer.thumbnailDimension`, with the same recipe.
     public var thumbnail: Data
     public var thumbnailSize: PixelSize
     /// What the captions did (shrunk, wrapped, cut, fallback fonts).
@@ -113,7 +113,9 @@ public struct MemeRenderer: Sendable {
     }
     let thumbnailImage = RGBAImage(
       width: thumbnailSize.width, height: thumbnailSize.height, pixels: thumbnailPixels)
-    let thumbnail = try ImageCodec.encode(thumbnailImage, as: .png)
+    // The recipe rides in the thumbnail too, like in the meme.
+    let thumbnail = try ImageCodec.encode(
+      thumbnailImage, as: .png, options: EncodeOptions(recipe: options.recipe))
     return Output(
       data: data, format: format, size: rect.size, thumbnail: thumbnail,
       thumbnailSize: thumbnailSize, report: report)

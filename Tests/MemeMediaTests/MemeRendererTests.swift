@@ -118,6 +118,7 @@ import Testing
     let state = EditorState(picture: picture, top: "Top", bottom: "Bottom", crop: .aspect(width: 1, height: 1))
     let output = try renderer.render(state, format: format)
     #expect(output.size == PixelSize(width: 150, height: 150))
+    #expect(try decode(output.thumbnail).recipe == decode(output.data).recipe)
     let recipe = try decode(output.data).recipe
     #expect(recipe == MemeRecipe(top: "Top", bottom: "Bottom", font: "Anton", crop: .aspect(width: 1, height: 1), originalSHA256: "abc123"))
   }
@@ -158,7 +159,12 @@ import Testing
       let path = directory.appendingPathComponent(name).path
       try ImageCodec.encode(Self.photo(width: 1800, height: 1200), as: format)
         .write(to: URL(fileURLWithPath: path))
-      let (fast, _) = try MemeRenderer.loadPicture(path: path)
+      let (fast, decoded) = try MemeRenderer.loadPicture(path: path)
+      #expect(decoded.image == fast.image)
+      let bytes = try ImageFile.read(path: path)
+      let wrapped = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+      #expect(wrapped.sha256 == fast.sha256)
+      #expect(wrapped.proxy == fast.proxy)
       let (reference, _) = try ImageFile.sourcePicture(path: path)
       #expect(fast.image == reference.image)
       #expect(fast.sha256 == reference.sha256)
