@@ -121,10 +121,12 @@ static int check_pixels(struct failure *failure, uint64_t width, uint64_t height
     return MEMESH_ERROR;
   }
   if (width * height > max_pixels) {
+    int whole_megapixels = max_pixels % 1000000 == 0;
     snprintf(failure->message, sizeof failure->message,
-             "the picture is %llu×%llu pixels, more than the limit of %llu megapixels",
+             "the picture is %llu×%llu pixels, more than the limit of %llu %s",
              (unsigned long long)width, (unsigned long long)height,
-             (unsigned long long)(max_pixels / 1000000));
+             (unsigned long long)(whole_megapixels ? max_pixels / 1000000 : max_pixels),
+             whole_megapixels ? "megapixels" : "pixels");
     return MEMESH_ERROR;
   }
   return MEMESH_OK;
@@ -180,8 +182,9 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
   if (setjmp(png_jmpbuf(decoder->png))) return MEMESH_ERROR;
 
   png_set_read_fn(decoder->png, decoder, png_read_function);
-  png_uint_32 side_limit = max_pixels > 0x7fffffffu ? 0x7fffffffu : (png_uint_32)max_pixels;
-  png_set_user_limits(decoder->png, side_limit, side_limit);
+  // Any side PNG allows (libpng's default stops at 1,000,000): the pixel cap below decides,
+  // with one message whatever the shape.
+  png_set_user_limits(decoder->png, 0x7fffffffu, 0x7fffffffu);
   png_set_chunk_cache_max(decoder->png, 128);
   png_set_chunk_malloc_max(decoder->png, 4 * 1024 * 1024);
   // Ancillary chunks memesh does not use (gAMA, iCCP, tEXt, zTXt …) are skipped unread, so a
