@@ -43,9 +43,15 @@ public final class Console {
 
   // MARK: - Text
 
-  /// Prints `text` (several lines allowed), each line escaped.
+  /// Prints one line; a newline inside `text` (user data) is shown escaped, like any control
+  /// character.
   public func line(_ text: String) {
-    emit(.output, text)
+    emit(.output, text, splitting: false)
+  }
+
+  /// Prints memesh's own multi-line text: one line per "\n", each escaped.
+  public func block(_ text: String) {
+    emit(.output, text, splitting: true)
   }
 
   /// Prints a prompt or other text without a newline (terminals only).
@@ -56,8 +62,7 @@ public final class Console {
 
   /// Prints `error: message` on stderr.
   public func error(_ message: String) {
-    let safe = message.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { Display.escaped(String($0)) }.joined(separator: " ")
+    let safe = Display.escaped(message)
     if let capture {
       capture.append(.error, "error: " + safe)
     } else if colorErrors {
@@ -69,12 +74,12 @@ public final class Console {
 
   /// Prints `warning: message` on stderr.
   public func warning(_ message: String) {
-    emit(.error, "warning: " + message)
+    emit(.error, "warning: " + message, splitting: false)
   }
 
   /// Prints a one-line notice on stderr (`note: …`).
   public func note(_ message: String) {
-    emit(.error, "note: " + message)
+    emit(.error, "note: " + message, splitting: false)
   }
 
   /// Lines whose parts were escaped by the caller (tab-separated rows): written as given, except
@@ -97,8 +102,10 @@ public final class Console {
     Console.writeAll(1, text + "\n")
   }
 
-  private func emit(_ stream: Stream, _ text: String) {
-    for piece in text.split(separator: "\n", omittingEmptySubsequences: false) {
+  private func emit(_ stream: Stream, _ text: String, splitting: Bool) {
+    let pieces =
+      splitting ? text.split(separator: "\n", omittingEmptySubsequences: false) : [text[...]]
+    for piece in pieces {
       let safe = Display.escaped(String(piece))
       if let capture {
         capture.append(stream, safe)

@@ -62,8 +62,15 @@ public enum Launcher {
     var failed = false
     loop: while !shell.quitRequested {
       switch reader.read(prompt: shell.prompt) {
-      case .line(let line):
-        if settings.interactive, !line.allSatisfy(\.isWhitespace) { reader.remember(line) }
+      case .line(var line):
+        if settings.interactive {
+          // An open quote continues on the next line, as in a POSIX shell.
+          while CommandTokenizer.scan(line).openQuote != nil {
+            guard case .line(let more) = reader.read(prompt: "...> ") else { continue loop }
+            line += " " + more
+          }
+          if !line.allSatisfy(\.isWhitespace) { reader.remember(line) }
+        }
         if !shell.run(line: line) {
           failed = true
           if !settings.interactive && !options.keepGoing { break loop }
@@ -84,6 +91,13 @@ public enum Launcher {
     interactive: Bool, showsPrompt: Bool, shell: Shell, home: URL, options: LaunchOptions,
     environment: [String: String]
   ) -> any LineReader {
+    if interactive {
+      let history = historyFile(options, environment: environment)
+      if let editor = LineEditor(historyFile: history, completer: { shell.complete($0) }) {
+        shell.interruptRequested = { LineEditor.interrupted }
+        return editor
+      }
+    }
     let reader = PlainLineReader(descriptor: 0, showsPrompt: showsPrompt)
     reader.onOverlongLine = { bytes in
       shell.console.warning(

@@ -238,7 +238,7 @@ extension Shell {
       for warning in rendered.report.warnings { console.warning(warning) }
       try OutputFile.write(rendered.data, to: path)
       console.line("wrote \(path) (\(rendered.size.width)×\(rendered.size.height))")
-      if parsed.switches.contains("--explain") { console.line(rendered.report.explanation) }
+      if parsed.switches.contains("--explain") { console.block(rendered.report.explanation) }
       return
     }
     let (image, report) = try MemeRendering.preview(state, picture: picture, catalog: catalog)
@@ -261,7 +261,7 @@ extension Shell {
         console.line("(no terminal graphics here; 'preview --out FILE' writes the picture)")
       }
     }
-    if parsed.switches.contains("--explain") { console.line(report.explanation) }
+    if parsed.switches.contains("--explain") { console.block(report.explanation) }
   }
 
   func captionOrPlaceholder(_ text: String, _ placeholder: String) -> String {

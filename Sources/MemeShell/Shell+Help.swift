@@ -72,6 +72,7 @@ extension Shell {
     defer { sourceDepth -= 1 }
     for (number, line) in lines.enumerated() {
       if quitRequested { return }
+      if interruptRequested() { throw ShellError("source: interrupted at line \(number + 1)") }
       if !run(line: line) {
         throw ShellError("source: stopped at line \(number + 1) of '\(path)'")
       }

@@ -74,6 +74,10 @@ extension Shell {
     }
     var items: [(label: String, image: RGBAImage)] = []
     for meme in memes {
+      if interruptRequested() {
+        console.note("interrupted; showing the first \(items.count)")
+        break
+      }
       guard meme.problem == nil,
         let data = try? ImageFile.read(path: store.url(for: meme.thumbnailFile).path),
         let decoded = try? ImageCodec.decode(data, name: meme.thumbnailFile)

@@ -54,6 +54,7 @@ extension Shell {
     let rendered = try MemeRendering.render(
       state, picture: picture, format: format, catalog: catalog)
     for warning in rendered.report.warnings { console.warning(warning) }
+    if interruptRequested() { throw ShellError("share: interrupted; nothing was saved") }
     let newMeme = NewMeme(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,

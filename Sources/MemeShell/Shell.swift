@@ -38,6 +38,9 @@ public final class Shell: @unchecked Sendable {
   public internal(set) var quitRequested = false
   /// How many `source` files are being run (nested `source` is bounded).
   var sourceDepth = 0
+  /// Whether the user pressed Ctrl-C while a command runs (the line editor's flag); long
+  /// commands check it between steps.
+  public var interruptRequested: @Sendable () -> Bool = { false }
   /// Whether a failed draft save was reported already (reported once, not after every change).
   var draftSaveFailed = false
 

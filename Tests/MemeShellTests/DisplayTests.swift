@@ -24,6 +24,6 @@ import Testing
     console.line("caption \u{1B}]0;title\u{07}")
     console.error("cannot load 'x\u{1B}[2J'\nsecond line")
     let lines = capture.drain().map(\.text)
-    #expect(lines == ["caption \\e]0;title\\a", "error: cannot load 'x\\e[2J' second line"])
+    #expect(lines == ["caption \\e]0;title\\a", "error: cannot load 'x\\e[2J'\\nsecond line"])
   }
 }
