@@ -42,6 +42,20 @@ static void add_warning(struct failure *failure, const char *text) {
   failure->warning_count++;
 }
 
+/// Adds "damaged after the image data: <reason>" as a warning, the reason's first letter
+/// lowercased unless it starts an acronym ("IEND"), and clears the failure.
+static void warn_damage_after_image(struct failure *failure) {
+  char reason[MESSAGE_SIZE];
+  snprintf(reason, sizeof reason, "%s", failure->message);
+  if (reason[0] >= 'A' && reason[0] <= 'Z' && !(reason[1] >= 'A' && reason[1] <= 'Z')) {
+    reason[0] = (char)(reason[0] - 'A' + 'a');
+  }
+  char text[MESSAGE_SIZE];
+  snprintf(text, sizeof text, "damaged after the image data: %s", reason);
+  failure->message[0] = 0;
+  add_warning(failure, text);
+}
+
 // MARK: - Decoder state
 
 struct memesh_decoder {
@@ -121,10 +135,12 @@ static int check_pixels(struct failure *failure, uint64_t width, uint64_t height
     return MEMESH_ERROR;
   }
   if (width * height > max_pixels) {
+    int whole_megapixels = max_pixels % 1000000 == 0;
     snprintf(failure->message, sizeof failure->message,
-             "the picture is %llu×%llu pixels, more than the limit of %llu megapixels",
+             "the picture is %llu×%llu pixels, more than the limit of %llu %s",
              (unsigned long long)width, (unsigned long long)height,
-             (unsigned long long)(max_pixels / 1000000));
+             (unsigned long long)(whole_megapixels ? max_pixels / 1000000 : max_pixels),
+             whole_megapixels ? "megapixels" : "pixels");
     return MEMESH_ERROR;
   }
   return MEMESH_OK;
@@ -180,8 +196,9 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
   if (setjmp(png_jmpbuf(decoder->png))) return MEMESH_ERROR;
 
   png_set_read_fn(decoder->png, decoder, png_read_function);
-  png_uint_32 side_limit = max_pixels > 0x7fffffffu ? 0x7fffffffu : (png_uint_32)max_pixels;
-  png_set_user_limits(decoder->png, side_limit, side_limit);
+  // Any side PNG allows (libpng's default stops at 1,000,000): the pixel cap below decides,
+  // with one message whatever the shape.
+  png_set_user_limits(decoder->png, 0x7fffffffu, 0x7fffffffu);
   png_set_chunk_cache_max(decoder->png, 128);
   png_set_chunk_malloc_max(decoder->png, 4 * 1024 * 1024);
   // Ancillary chunks memesh does not use (gAMA, iCCP, tEXt, zTXt …) are skipped unread, so a
@@ -254,10 +271,7 @@ static int png_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
 
   // Every pixel is in: a file cut or damaged after the image data still loads, with a warning.
   if (setjmp(png_jmpbuf(decoder->png))) {
-    char text[MESSAGE_SIZE];
-    snprintf(text, sizeof text, "damaged after the image data: %s", decoder->failure.message);
-    add_warning(&decoder->failure, text);
-    decoder->failure.message[0] = 0;
+    warn_damage_after_image(&decoder->failure);
     png_collect_recipe(decoder);
     return MEMESH_OK;
   }
@@ -448,6 +462,12 @@ static int jpeg_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
       return MEMESH_ERROR;
     }
     if (decoder->cmyk) cmyk_to_rgba(rows[0], (size_t)read * decoder->width, decoder->adobe_inverted);
+  }
+  // Every pixel is in: damage after the image (a stray scan before EOI) loads, with a warning,
+  // as the PNG decoder does.
+  if (setjmp(decoder->failure.jump)) {
+    warn_damage_after_image(&decoder->failure);
+    return MEMESH_OK;
   }
   jpeg_finish_decompress(&decoder->jpeg);
   return MEMESH_OK;

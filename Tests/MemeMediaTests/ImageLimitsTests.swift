@@ -28,6 +28,16 @@ import Testing
     #expect(try ImageCodec.decode(png, name: "p.png", limits: DecodeLimits(maxPixels: 1024)).image.width == 32)
   }
 
+  @Test func pixelCapMessageIsTheSameWhateverTheShape() throws {
+    // 5×3 = 15 pixels over a cap of 4: the one message, not libpng's per-side user limit.
+    let error = #expect(throws: MemeError.self) {
+      try ImageFixtures.decode("rgba-5x3.png", limits: DecodeLimits(maxPixels: 4))
+    }
+    #expect(
+      error?.message == "cannot load 'rgba-5x3.png': the picture is 5×3 pixels, more than the "
+        + "limit of 4 pixels")
+  }
+
   @Test func jpegWithThousandsOfScansIsRefused() throws {
     // 2112 valid scans (every coefficient alone, 11 refinement steps each).
     let error = #expect(throws: MemeError.self) { try ImageFixtures.decode("bomb-2112-scans.jpg") }
