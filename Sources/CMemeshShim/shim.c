@@ -42,6 +42,20 @@ static void add_warning(struct failure *failure, const char *text) {
   failure->warning_count++;
 }
 
+/// Adds "damaged after the image data: <reason>" as a warning, the reason's first letter
+/// lowercased unless it starts an acronym ("IEND"), and clears the failure.
+static void warn_damage_after_image(struct failure *failure) {
+  char reason[MESSAGE_SIZE];
+  snprintf(reason, sizeof reason, "%s", failure->message);
+  if (reason[0] >= 'A' && reason[0] <= 'Z' && !(reason[1] >= 'A' && reason[1] <= 'Z')) {
+    reason[0] = (char)(reason[0] - 'A' + 'a');
+  }
+  char text[MESSAGE_SIZE];
+  snprintf(text, sizeof text, "damaged after the image data: %s", reason);
+  failure->message[0] = 0;
+  add_warning(failure, text);
+}
+
 // MARK: - Decoder state
 
 struct memesh_decoder {
@@ -257,10 +271,7 @@ static int png_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
 
   // Every pixel is in: a file cut or damaged after the image data still loads, with a warning.
   if (setjmp(png_jmpbuf(decoder->png))) {
-    char text[MESSAGE_SIZE];
-    snprintf(text, sizeof text, "damaged after the image data: %s", decoder->failure.message);
-    add_warning(&decoder->failure, text);
-    decoder->failure.message[0] = 0;
+    warn_damage_after_image(&decoder->failure);
     png_collect_recipe(decoder);
     return MEMESH_OK;
   }
@@ -451,6 +462,12 @@ static int jpeg_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
       return MEMESH_ERROR;
     }
     if (decoder->cmyk) cmyk_to_rgba(rows[0], (size_t)read * decoder->width, decoder->adobe_inverted);
+  }
+  // Every pixel is in: damage after the image (a stray scan before EOI) loads, with a warning,
+  // as the PNG decoder does.
+  if (setjmp(decoder->failure.jump)) {
+    warn_damage_after_image(&decoder->failure);
+    return MEMESH_OK;
   }
   jpeg_finish_decompress(&decoder->jpeg);
   return MEMESH_OK;

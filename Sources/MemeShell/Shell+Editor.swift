@@ -56,7 +56,7 @@ extension Shell {
           : "\(which): \(current)")
       return
     }
-    let text = arguments.text
+    let text = limitedCaption(arguments.text, which)
     if top {
       apply(.setTop(text), label: "top \"\(Display.cell(text, limit: 40))\"")
     } else {
@@ -89,14 +89,27 @@ extension Shell {
     guard found else {
       throw arguments.usageError("separate the top and bottom captions with '|'")
     }
-    let topText = top.joined(separator: " ")
-    let bottomText = bottom.joined(separator: " ")
+    let topText = limitedCaption(top.joined(separator: " "), "top")
+    let bottomText = limitedCaption(bottom.joined(separator: " "), "bottom")
     apply(
       .setCaptions(top: topText, bottom: bottomText),
       label:
         "caption \"\(Display.cell(topText, limit: 30))\" | \"\(Display.cell(bottomText, limit: 30))\""
     )
     warnAboutLength(topText + bottomText)
+  }
+
+  /// Longer captions are cut here: at the minimum font size three lines hold far fewer
+  /// characters, and the renderer stays fast.
+  static let maximumCaptionCharacters = 10_000
+
+  /// `text`, cut to `maximumCaptionCharacters` with a warning.
+  private func limitedCaption(_ text: String, _ which: String) -> String {
+    guard text.count > Self.maximumCaptionCharacters else { return text }
+    console.warning(
+      "the \(which) caption has \(text.count) characters; kept the first "
+        + "\(Self.maximumCaptionCharacters)")
+    return String(text.prefix(Self.maximumCaptionCharacters))
   }
 
   private func warnAboutLength(_ text: String) {
@@ -276,6 +289,7 @@ extension Shell {
     resetEditor()
     view = .sent
     console.line(had ? "draft discarded" : "nothing to discard")
+    if settings.interactive { try? browseTable() }
   }
 
   // MARK: - Camera
