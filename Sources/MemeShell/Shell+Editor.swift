@@ -36,7 +36,7 @@ extension Shell {
         "\(Display.quoted(path)) was made by memesh (\(captions)) but its original is not in the "
           + "store; captioning the captioned picture")
     }
-    let picture = try ImageFile.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+    let picture = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
     apply(.load(picture), label: "load \(picture.displayName)")
     let format = picture.format == .png ? "PNG" : "JPEG"
     console.line("\(picture.displayName): \(picture.size.width)×\(picture.size.height) \(format)")

@@ -185,7 +185,7 @@ extension Shell {
     let path = store.url(for: meme.originalFile).path
     let bytes = try ImageFile.read(path: path)
     let decoded = try ImageCodec.decode(bytes, name: meme.sourceName)
-    let picture = try ImageFile.sourcePicture(
+    let picture = MemeRenderer.sourcePicture(
       path: meme.sourceName, bytes: bytes, decoded: decoded)
     let top = recipe?.top ?? meme.top
     let bottom = recipe?.bottom ?? meme.bottom
