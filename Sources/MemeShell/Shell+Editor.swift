@@ -147,7 +147,7 @@ extension Shell {
         let columns = min(60, settings.window?.cells.columns ?? 80)
         console.picture(
           TerminalPreview.render(
-            sample, mode: settings.previewMode, columns: columns, rows: 3,
+            sample, mode: settings.previewMode, columns: columns, rows: 4,
             environment: environment))
       }
     }
