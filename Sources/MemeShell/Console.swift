@@ -28,11 +28,12 @@ public final class Console {
   /// Whether `error:` may be colored (a terminal on stderr and no NO_COLOR).
   let colorErrors: Bool
 
-  /// Writes to stdout and stderr.
-  public init(environment: [String: String]) {
+  /// Writes to stdout and stderr; `error:` is red when `colorAllowed`, stderr is a terminal and
+  /// neither NO_COLOR nor TERM=dumb says otherwise.
+  public init(environment: [String: String], colorAllowed: Bool = true) {
     capture = nil
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-    colorErrors = !noColor && isatty(2) == 1 && environment["TERM"] != "dumb"
+    colorErrors = colorAllowed && !noColor && isatty(2) == 1 && environment["TERM"] != "dumb"
   }
 
   /// Collects into `capture`.

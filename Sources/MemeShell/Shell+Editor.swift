@@ -39,7 +39,9 @@ extension Shell {
     let picture = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
     apply(.load(picture), label: "load \(picture.displayName)")
     let format = picture.format == .png ? "PNG" : "JPEG"
-    console.line("\(picture.displayName): \(picture.size.width)×\(picture.size.height) \(format)")
+    let turned = decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
+    console.line(
+      "\(picture.displayName): \(picture.size.width)×\(picture.size.height) \(format)\(turned)")
   }
 
   // MARK: - Captions and font
@@ -147,7 +149,7 @@ extension Shell {
         let columns = min(60, settings.window?.cells.columns ?? 80)
         console.picture(
           TerminalPreview.render(
-            sample, mode: settings.previewMode, columns: columns, rows: 3,
+            sample, mode: settings.previewMode, columns: columns, rows: 4,
             environment: environment))
       }
     }

@@ -111,3 +111,27 @@ import Testing
     #expect(result.output.contains("bottom: nul\\x00byte\n"))
   }
 }
+
+extension EndToEndTests {
+  @Test func aClosedPipeEndsMemeshQuietlyWithStatusOne() throws {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["-c", Array(repeating: "help", count: 200).joined(separator: ";")]
+    process.environment = ["MEMESH_HOME": home.path, "PATH": "/usr/bin:/bin"]
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    // Nobody reads stdout: close the read end before memesh writes.
+    try stdout.fileHandleForReading.close()
+    try process.run()
+    let errors = try stderr.fileHandleForReading.readToEnd() ?? Data()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 1)
+    #expect(errors.isEmpty)
+  }
+}
