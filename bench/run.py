@@ -273,6 +273,18 @@ def main():
                 print(section, flush=True)
                 report.append(section)
 
+        if args.render_bench:
+            lines = ["### caption → preview, in-process (MemeRenderer proxy, symbols, 80×20)", "",
+                     "| input | median (min, max) over 15 |", "|---|---|"]
+            for name in inputs:
+                source = os.path.join(os.path.abspath(args.inputs), name)
+                done = subprocess.run(
+                    [args.render_bench, source, os.path.join(scratch, "preview-bench.jpg"),
+                     "--preview", "15"], capture_output=True, text=True)
+                line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+                lines.append(f"| {name} | {line.replace('caption → preview: ', '')} |")
+            report.append("\n".join(lines) + "\n")
+            print(report[-1], flush=True)
         if shell_ready:
             report.append(preview_section(args, inputs, scratch))
         else:
