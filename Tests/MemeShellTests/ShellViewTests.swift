@@ -86,3 +86,16 @@ import Testing
     #expect(errors.allSatisfy { $0.hasPrefix("error: ") })
   }
 }
+
+extension ShellViewTests {
+  @Test func helpListsEveryCommandOfTheRegistry() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let (shell, capture) = makeShell(home: home)
+    #expect(shell.run(line: "help"))
+    let lines = capture.drain().map(\.text)
+    for command in CommandRegistry.commands {
+      #expect(lines.contains { $0.hasPrefix("  " + command.usage) }, "\(command.name)")
+    }
+  }
+}
