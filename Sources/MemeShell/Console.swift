@@ -28,11 +28,12 @@ public final class Console {
   /// Whether `error:` may be colored (a terminal on stderr and no NO_COLOR).
   let colorErrors: Bool
 
-  /// Writes to stdout and stderr.
-  public init(environment: [String: String]) {
+  /// Writes to stdout and stderr; `error:` is red when `colorAllowed`, stderr is a terminal and
+  /// neither NO_COLOR nor TERM=dumb says otherwise.
+  public init(environment: [String: String], colorAllowed: Bool = true) {
     capture = nil
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-    colorErrors = !noColor && isatty(2) == 1 && environment["TERM"] != "dumb"
+    colorErrors = colorAllowed && !noColor && isatty(2) == 1 && environment["TERM"] != "dumb"
   }
 
   /// Collects into `capture`.
@@ -85,15 +86,28 @@ public final class Console {
   /// Lines whose parts were escaped by the caller (tab-separated rows): written as given, except
   /// that any control character other than a tab is still escaped.
   func rows(_ rows: [String]) {
+    // Written in blocks of about 64 KB, not a system call per row (10,000 rows for a big store).
+    var pending = ""
     for row in rows {
-      let safe = row.split(separator: "\t", omittingEmptySubsequences: false)
-        .map { Display.escaped(String($0)) }.joined(separator: "\t")
+      // Printable ASCII and tabs are already safe: no need to split and escape each field.
+      let plain = row.utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }
+      let safe =
+        plain
+        ? row
+        : row.split(separator: "\t", omittingEmptySubsequences: false)
+          .map { Display.escaped(String($0)) }.joined(separator: "\t")
       if let capture {
         capture.append(.output, safe)
       } else {
-        Console.writeAll(1, safe + "\n")
+        pending += safe
+        pending += "\n"
+        if pending.utf8.count >= 1 << 16 {
+          Console.writeAll(1, pending)
+          pending = ""
+        }
       }
     }
+    if !pending.isEmpty { Console.writeAll(1, pending) }
   }
 
   /// A terminal picture: escape sequences pass through. Never captured into transcripts.

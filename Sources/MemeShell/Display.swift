@@ -6,6 +6,9 @@
 public enum Display {
   /// `text` with every unsafe scalar escaped; tabs and newlines too (one message, one line).
   public static func escaped(_ text: String) -> String {
+    // Printable ASCII, nearly every caption and path, needs no look at each scalar
+    // (`browse --tsv` escapes tens of thousands of fields).
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
     var result = ""
     result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
     for scalar in text.unicodeScalars {

@@ -27,7 +27,9 @@ public enum Launcher {
     let stdoutIsTerminal = isatty(1) == 1
     var settings = Shell.Settings()
     settings.interactive = options.commands.isEmpty && stdinIsTerminal
-    if stdoutIsTerminal {
+    // Piped input means a script: plain text only, even when the output is a terminal.
+    let drawsPictures = stdoutIsTerminal && (stdinIsTerminal || !options.commands.isEmpty)
+    if drawsPictures {
       if let name = options.previewMode, let mode = PreviewMode(name: name) {
         settings.previewMode = mode
       } else {
@@ -37,7 +39,7 @@ public enum Launcher {
         TerminalWindow.current(fileDescriptor: 1, environment: environment)
         ?? TerminalWindow(cells: TerminalPreview.CellSize(columns: 80, rows: 24))
     }
-    let console = Console(environment: environment)
+    let console = Console(environment: environment, colorAllowed: drawsPictures)
     let shell = Shell(home: home, console: console, settings: settings, environment: environment)
 
     if !options.commands.isEmpty {

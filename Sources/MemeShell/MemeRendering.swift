@@ -14,24 +14,19 @@ struct RenderedMeme {
 /// so the renderer behind it can change in one place.
 enum MemeRendering {
   /// The longest side of a stored thumbnail.
-  static let thumbnailDimension = 256
+  static let thumbnailDimension = MemeRenderer.thumbnailDimension
 
   /// Crops, captions and encodes `state`'s picture at full resolution, with the recipe embedded
-  /// in the file and in the thumbnail.
+  /// in the file and in the thumbnail. MemeRenderer does it in one pass without copying the
+  /// picture (the caption rows are drawn into strips; the thumbnail is made alongside).
   static func render(
     _ state: EditorState, picture: SourcePicture, format: ImageFormat, catalog: FontCatalog
   ) throws -> RenderedMeme {
-    var image = try ImageOps.crop(picture.image, state.crop)
-    let report = try CaptionRenderer(catalog: catalog).draw(
-      into: &image, top: state.top, bottom: state.bottom, font: state.font)
-    let recipe = MemeRecipe(
-      top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
-      originalSHA256: picture.sha256)
-    let options = EncodeOptions(recipe: recipe)
-    let data = try ImageCodec.encode(image, as: format, options: options)
-    let small = ImageOps.scaled(image, toFit: thumbnailDimension, thumbnailDimension)
-    let thumbnail = try ImageCodec.encode(small, as: .png, options: options)
-    return RenderedMeme(data: data, thumbnail: thumbnail, size: image.size, report: report)
+    var drawn = state
+    drawn.picture = picture
+    let output = try MemeRenderer(catalog: catalog).render(drawn, format: format)
+    return RenderedMeme(
+      data: output.data, thumbnail: output.thumbnail, size: output.size, report: output.report)
   }
 
   /// A quick render from the picture's preview proxy (for `preview` in the terminal): the same

@@ -63,7 +63,7 @@ extension Shell {
             let bytes = try drafts.imageData(sha256: sha)
             let path = step.sourcePath ?? "draft"
             let decoded = try ImageCodec.decode(bytes, name: path)
-            let made = try ImageFile.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+            let made = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
             pictures[sha] = made
             picture = made
           } catch {

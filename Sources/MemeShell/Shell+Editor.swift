@@ -36,10 +36,12 @@ extension Shell {
         "\(Display.quoted(path)) was made by memesh (\(captions)) but its original is not in the "
           + "store; captioning the captioned picture")
     }
-    let picture = try ImageFile.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+    let picture = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
     apply(.load(picture), label: "load \(picture.displayName)")
     let format = picture.format == .png ? "PNG" : "JPEG"
-    console.line("\(picture.displayName): \(picture.size.width)×\(picture.size.height) \(format)")
+    let turned = decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
+    console.line(
+      "\(picture.displayName): \(picture.size.width)×\(picture.size.height) \(format)\(turned)")
   }
 
   // MARK: - Captions and font
@@ -56,7 +58,7 @@ extension Shell {
           : "\(which): \(current)")
       return
     }
-    let text = arguments.text
+    let text = limitedCaption(arguments.text, which)
     if top {
       apply(.setTop(text), label: "top \"\(Display.cell(text, limit: 40))\"")
     } else {
@@ -89,14 +91,27 @@ extension Shell {
     guard found else {
       throw arguments.usageError("separate the top and bottom captions with '|'")
     }
-    let topText = top.joined(separator: " ")
-    let bottomText = bottom.joined(separator: " ")
+    let topText = limitedCaption(top.joined(separator: " "), "top")
+    let bottomText = limitedCaption(bottom.joined(separator: " "), "bottom")
     apply(
       .setCaptions(top: topText, bottom: bottomText),
       label:
         "caption \"\(Display.cell(topText, limit: 30))\" | \"\(Display.cell(bottomText, limit: 30))\""
     )
     warnAboutLength(topText + bottomText)
+  }
+
+  /// Longer captions are cut here: at the minimum font size three lines hold far fewer
+  /// characters, and the renderer stays fast.
+  static let maximumCaptionCharacters = 10_000
+
+  /// `text`, cut to `maximumCaptionCharacters` with a warning.
+  private func limitedCaption(_ text: String, _ which: String) -> String {
+    guard text.count > Self.maximumCaptionCharacters else { return text }
+    console.warning(
+      "the \(which) caption has \(text.count) characters; kept the first "
+        + "\(Self.maximumCaptionCharacters)")
+    return String(text.prefix(Self.maximumCaptionCharacters))
   }
 
   private func warnAboutLength(_ text: String) {
@@ -134,7 +149,7 @@ extension Shell {
         let columns = min(60, settings.window?.cells.columns ?? 80)
         console.picture(
           TerminalPreview.render(
-            sample, mode: settings.previewMode, columns: columns, rows: 3,
+            sample, mode: settings.previewMode, columns: columns, rows: 4,
             environment: environment))
       }
     }
@@ -276,6 +291,7 @@ extension Shell {
     resetEditor()
     view = .sent
     console.line(had ? "draft discarded" : "nothing to discard")
+    if settings.interactive { try? browseTable() }
   }
 
   // MARK: - Camera

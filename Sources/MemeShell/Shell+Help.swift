@@ -23,7 +23,7 @@ extension Shell {
       return
     }
     console.line("memesh \(MemeshVersion.current): a meme studio for the terminal")
-    for kind in [ViewKind.editor, .sent, .anywhere] {
+    for kind in [ViewKind.editor, .sent, .detail, .anywhere] {
       console.line("")
       console.line("\(kind.title):")
       for command in CommandRegistry.commands where command.views.first == kind {

@@ -94,6 +94,8 @@ extension Shell {
       try openInViewer(store.url(for: meme.memeFile).path, id: meme.id)
       console.line("opened meme \(meme.id)")
     }
+    // MemeMe shows the sent memes after a share; scripts and transcripts ask with 'browse'.
+    if settings.interactive { try? browseTable() }
   }
 
   /// Refuses before rendering what the write would refuse after (a device, a folder missing).

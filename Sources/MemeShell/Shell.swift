@@ -108,7 +108,7 @@ public final class Shell: @unchecked Sendable {
     }
     guard let first = tokens.first else { return true }
     guard let command = CommandRegistry.command(named: first.text) else {
-      var message = "unknown command '\(first.text)'"
+      var message = "unknown command '\(Display.cell(first.text, limit: 40))'"
       if let near = Suggestions.nearest(
         to: first.text, among: CommandRegistry.commands.flatMap(\.allNames))
       {

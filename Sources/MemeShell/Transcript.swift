@@ -71,11 +71,13 @@ public enum TranscriptRunner {
     var pending = flush()
     var block: [String] = []
     var started = false
+    var pendingBlank = false
     for line in transcript.lines {
       switch line {
       case .output:
         continue
       case .input(let text):
+        pendingBlank = false
         if !started {
           result += pending.map { .output($0) }
           outputs.append(pending)
@@ -93,8 +95,21 @@ public enum TranscriptRunner {
         let produced = flush()
         block = produced
         result += produced.map { .output($0) }
-      case .comment, .blank:
+      case .blank where started:
+        // After an input, blank lines in the file may be blank lines of the output recorded
+        // last time (they parse as spacing): the output brings its own, so only one blank line
+        // before a following comment is kept. Otherwise recording again would add blank lines.
+        pendingBlank = true
+      case .comment:
+        if pendingBlank {
+          emit("")
+          result.append(.blank)
+          pendingBlank = false
+        }
         emit(Transcript.render([line])[0])
+        result.append(line)
+      case .blank:
+        emit("")
         result.append(line)
       }
     }

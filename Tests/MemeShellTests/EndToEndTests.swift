@@ -111,3 +111,74 @@ import Testing
     #expect(result.output.contains("bottom: nul\\x00byte\n"))
   }
 }
+
+extension EndToEndTests {
+  @Test func aClosedPipeEndsMemeshQuietlyWithStatusOne() throws {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["-c", Array(repeating: "help", count: 200).joined(separator: ";")]
+    process.environment = ["MEMESH_HOME": home.path, "PATH": "/usr/bin:/bin"]
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    // Nobody reads stdout: close the read end before memesh writes.
+    try stdout.fileHandleForReading.close()
+    try process.run()
+    let errors = try stderr.fileHandleForReading.readToEnd() ?? Data()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 1)
+    #expect(errors.isEmpty)
+  }
+}
+
+extension EndToEndTests {
+  /// Writes an executable shell script named `name` into `folder`.
+  func fakeTool(_ name: String, in folder: URL, script: String) throws {
+    let url = folder.appendingPathComponent(name)
+    try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: url)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+  }
+
+  @Test func shareHandsTheSavedMemeToTheClipboardAndTheOpener() throws {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let home = scratchHome()
+    let tools = home.appendingPathComponent("tools")
+    try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let copied = home.appendingPathComponent("clipboard.bin")
+    let opened = home.appendingPathComponent("opened.txt")
+    try fakeTool("wl-copy", in: tools, script: "echo \"$@\" > '\(copied.path).args'; cat > '\(copied.path)'")
+    try fakeTool("xdg-open", in: tools, script: "echo \"$1\" > '\(opened.path)'")
+
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [
+      "-c",
+      "load images/cat.png; top clip; share clipboard; load images/square.png; share open --format jpeg",
+    ]
+    process.currentDirectoryURL = Self.packageRoot.appendingPathComponent("transcripts")
+    process.environment = [
+      "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin", "WAYLAND_DISPLAY": "wayland-0",
+    ]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let output = String(decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(output.contains("copied meme 1 to the clipboard\n"))
+    #expect(output.contains("opened meme 2\n"))
+    let clipboard = try Data(contentsOf: copied)
+    #expect(clipboard.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // a PNG
+    let arguments = try String(contentsOf: URL(fileURLWithPath: copied.path + ".args"), encoding: .utf8)
+    #expect(arguments == "--type image/png\n")
+    let openedPath = try String(contentsOf: opened, encoding: .utf8)
+    #expect(openedPath.hasSuffix("/memes/2/meme.jpg\n"))
+  }
+}
