@@ -327,7 +327,7 @@ extension Shell {
     }
     let folder = home.appendingPathComponent("captures")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let stamp = Int(Date().timeIntervalSince1970)
+    let stamp = Int(Date().timeIntervalSince1970 * 1000)
     let path = folder.appendingPathComponent("camera-\(stamp).jpg").path
     let arguments =
       tool.hasSuffix("fswebcam")

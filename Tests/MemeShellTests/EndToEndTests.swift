@@ -188,3 +188,35 @@ extension EndToEndTests {
     #expect(openedPath.hasSuffix("/memes/2/meme.jpg\n"))
   }
 }
+
+extension EndToEndTests {
+  @Test func cameraCapturesWithTheToolItFindsAndLoadsTheStill() throws {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let home = scratchHome()
+    let tools = home.appendingPathComponent("tools")
+    try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let device = home.appendingPathComponent("video0")
+    FileManager.default.createFile(atPath: device.path, contents: Data())
+    let still = Self.packageRoot.appendingPathComponent("transcripts/images/square.png").path
+    // A stand-in ffmpeg: the last argument is where the still goes.
+    try fakeTool("ffmpeg", in: tools, script: "for last; do :; done; cp '\(still)' \"$last\"")
+
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["-c", "help camera; camera; info"]
+    process.environment = [
+      "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin", "MEMESH_CAMERA": device.path,
+    ]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let output = String(decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(!output.contains("unavailable"))
+    #expect(output.contains("width: 64\nheight: 64\n"))
+    #expect(output.contains("image: " + home.path + "/captures/camera-"))
+  }
+}
