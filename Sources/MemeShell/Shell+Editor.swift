@@ -39,7 +39,8 @@ extension Shell {
     let picture = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
     apply(.load(picture), label: "load \(picture.displayName)")
     let format = picture.format == .png ? "PNG" : "JPEG"
-    let turned = decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
+    let turned =
+      decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
     console.line(
       "\(picture.displayName): \(picture.size.width)×\(picture.size.height) \(format)\(turned)")
   }
@@ -266,7 +267,8 @@ extension Shell {
         environment: environment, cellPixelSize: window.cellPixelSize)
       console.picture(picture.text)
       if state.top.isEmpty || state.bottom.isEmpty {
-        console.line("(placeholders TOP and BOTTOM are not drawn; 'top TEXT' and 'bottom TEXT' set them)")
+        console.line(
+          "(placeholders TOP and BOTTOM are not drawn; 'top TEXT' and 'bottom TEXT' set them)")
       }
     } else {
       let rect = try state.crop.resolved(in: picture.size)

@@ -204,7 +204,9 @@ extension Shell {
   /// Opens meme `id` for editing; `recipe` (from a loaded file) overrides the stored captions.
   func edit(id: Int, recipe: MemeRecipe?) throws {
     let meme = try store.meme(id: id)
-    if let problem = meme.problem { throw ShellError("edit: meme \(id) cannot be edited: \(problem)") }
+    if let problem = meme.problem {
+      throw ShellError("edit: meme \(id) cannot be edited: \(problem)")
+    }
     let path = store.url(for: meme.originalFile).path
     let bytes = try ImageFile.read(path: path)
     let decoded = try ImageCodec.decode(bytes, name: meme.sourceName)

@@ -92,7 +92,8 @@ public final class Shell: @unchecked Sendable {
   /// What a terminal session shows first: a one-line banner, then the sent memes' table when the
   /// session starts there.
   public func greet() {
-    console.line("memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
+    console.line(
+      "memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
     if view == .sent { try? browseTable() }
     if view == .editor, state.picture == nil {
       console.line("new meme: 'load PATH' a picture (Tab completes file names), then 'top TEXT'")

@@ -19,8 +19,10 @@ public struct Transcript: Equatable, Sendable {
     var body = Substring(text)
     if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
     // "\r\n" is one Character in Swift: split on both forms.
-    var raw = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-      .map(String.init)
+    var raw = body.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+    )
+    .map(String.init)
     if raw.last == "" { raw.removeLast() }
     lines = raw.map { line in
       let line = line.hasSuffix("\r") ? String(line.dropLast()) : line

@@ -58,7 +58,8 @@ import Testing
     let home = scratchHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let result = try run(
-      [], input: "\u{FEFF}load images/cat.png\r\ncaption hello | world\nshare\nbrowse --tsv\nquit\n",
+      [],
+      input: "\u{FEFF}load images/cat.png\r\ncaption hello | world\nshare\nbrowse --tsv\nquit\n",
       home: home)
     #expect(result.status == 0)
     #expect(result.errors == "")
@@ -91,18 +92,22 @@ import Testing
   @Test func commandOptionRunsCommandsAndRestoresTheDraftNextTime() throws {
     let home = scratchHome()
     defer { try? FileManager.default.removeItem(at: home) }
-    let first = try run(["-c", "load images/cat.png; top 'saved; for later'"], input: "", home: home)
+    let first = try run(
+      ["-c", "load images/cat.png; top 'saved; for later'"], input: "", home: home)
     #expect(first.status == 0)
     let second = try run(["-c", "info"], input: "", home: home)
     #expect(second.status == 0)
-    #expect(second.errors.hasPrefix("note: restored the draft ('images/cat.png', top \"saved; for later\")"))
+    #expect(
+      second.errors.hasPrefix(
+        "note: restored the draft ('images/cat.png', top \"saved; for later\")"))
     #expect(second.output.contains("top: saved; for later\n"))
   }
 
   @Test func hostileBytesNeverReachTheOutputRaw() throws {
     let home = scratchHome()
     defer { try? FileManager.default.removeItem(at: home) }
-    let input = "top \u{1B}[2J\u{07}\u{202E}x\nbottom nul\u{00}byte\nload images/\u{1B}]0;t\u{07}.png\ninfo\n"
+    let input =
+      "top \u{1B}[2J\u{07}\u{202E}x\nbottom nul\u{00}byte\nload images/\u{1B}]0;t\u{07}.png\ninfo\n"
       + "load images/cat.png\nshare\nbrowse\nbrowse --tsv\nshow 1\nedit 1\nhistory\nquit\n"
     let result = try run(["--keep-going"], input: input, home: home)
     #expect(result.status == 0)
@@ -158,7 +163,8 @@ extension EndToEndTests {
     defer { try? FileManager.default.removeItem(at: home) }
     let copied = home.appendingPathComponent("clipboard.bin")
     let opened = home.appendingPathComponent("opened.txt")
-    try fakeTool("wl-copy", in: tools, script: "echo \"$@\" > '\(copied.path).args'; cat > '\(copied.path)'")
+    try fakeTool(
+      "wl-copy", in: tools, script: "echo \"$@\" > '\(copied.path).args'; cat > '\(copied.path)'")
     try fakeTool("xdg-open", in: tools, script: "echo \"$1\" > '\(opened.path)'")
 
     let process = Process()
@@ -169,20 +175,23 @@ extension EndToEndTests {
     ]
     process.currentDirectoryURL = Self.packageRoot.appendingPathComponent("transcripts")
     process.environment = [
-      "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin", "WAYLAND_DISPLAY": "wayland-0",
+      "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin",
+      "WAYLAND_DISPLAY": "wayland-0",
     ]
     let stdout = Pipe()
     process.standardOutput = stdout
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let output = String(decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    let output = String(
+      decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     #expect(output.contains("copied meme 1 to the clipboard\n"))
     #expect(output.contains("opened meme 2\n"))
     let clipboard = try Data(contentsOf: copied)
     #expect(clipboard.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // a PNG
-    let arguments = try String(contentsOf: URL(fileURLWithPath: copied.path + ".args"), encoding: .utf8)
+    let arguments = try String(
+      contentsOf: URL(fileURLWithPath: copied.path + ".args"), encoding: .utf8)
     #expect(arguments == "--type image/png\n")
     let openedPath = try String(contentsOf: opened, encoding: .utf8)
     #expect(openedPath.hasSuffix("/memes/2/meme.jpg\n"))
@@ -212,7 +221,8 @@ extension EndToEndTests {
     process.standardOutput = stdout
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let output = String(decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    let output = String(
+      decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     #expect(!output.contains("unavailable"))

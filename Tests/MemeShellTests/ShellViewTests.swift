@@ -18,7 +18,8 @@ import Testing
   }
 
   func scratch() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("memesh-view-\(UUID().uuidString)")
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "memesh-view-\(UUID().uuidString)")
   }
 
   @Test func anEmptyStoreStartsInTheEditorAndSharingShowsTheSentMemes() throws {
