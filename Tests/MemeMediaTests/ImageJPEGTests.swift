@@ -47,7 +47,8 @@ import Testing
     }
   }
 
-  @Test func restartMarkersArePresentAndDecode() throws {
+  /// Its pixels are checked by `decodesWithTheRightColours` and `ImageJPEGReferenceTests`.
+  @Test func restartFixtureReallyHasRestartMarkers() throws {
     let data = try ImageFixtures.data("restart.jpg")
     #expect(data.contains(Data([0xFF, 0xD0])))
   }
