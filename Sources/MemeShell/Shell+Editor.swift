@@ -146,7 +146,7 @@ extension Shell {
       let padded = name + String(repeating: " ", count: max(0, width - name.count))
       console.line("\(marker) \(padded)  \(font.origin.rawValue)")
       if settings.previewMode != .none, let sample = try? renderer.sample(font: font.name) {
-        let columns = min(60, settings.window?.cells.columns ?? 80)
+        let columns = min(60, drawingWindow?.cells.columns ?? 80)
         console.picture(
           TerminalPreview.render(
             sample, mode: settings.previewMode, columns: columns, rows: 4,
@@ -258,13 +258,16 @@ extension Shell {
     }
     let (image, report) = try MemeRendering.preview(state, picture: picture, catalog: catalog)
     for warning in report.warnings { console.warning(warning) }
-    if settings.previewMode != .none, let window = settings.window {
+    if settings.previewMode != .none, let window = drawingWindow {
       let picture = TerminalPreview.draw(
         image, mode: settings.previewMode,
         colorDepth: TerminalCapabilities.detect(environment: environment).colorDepth,
         maxColumns: window.cells.columns, maxRows: max(4, window.cells.rows - 4),
         environment: environment, cellPixelSize: window.cellPixelSize)
       console.picture(picture.text)
+      if state.top.isEmpty || state.bottom.isEmpty {
+        console.line("(placeholders TOP and BOTTOM are not drawn; 'top TEXT' and 'bottom TEXT' set them)")
+      }
     } else {
       let rect = try state.crop.resolved(in: picture.size)
       console.line(

@@ -68,6 +68,13 @@ public final class Shell: @unchecked Sendable {
     }
   }
 
+  /// The window pictures fit in now (it may have been resized since the start), or nil when
+  /// pictures are not drawn.
+  var drawingWindow: TerminalWindow? {
+    guard let start = settings.window else { return nil }
+    return TerminalWindow.current(fileDescriptor: 1, environment: [:]) ?? start
+  }
+
   /// The editor's current state.
   var state: EditorState { history.state }
 
@@ -87,6 +94,9 @@ public final class Shell: @unchecked Sendable {
   public func greet() {
     console.line("memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
     if view == .sent { try? browseTable() }
+    if view == .editor, state.picture == nil {
+      console.line("new meme: 'load PATH' a picture (Tab completes file names), then 'top TEXT'")
+    }
   }
 
   // MARK: - Running commands

@@ -102,13 +102,19 @@ import Testing
   @Test func hostileBytesNeverReachTheOutputRaw() throws {
     let home = scratchHome()
     defer { try? FileManager.default.removeItem(at: home) }
-    let input = "top \u{1B}[2J\u{07}\u{202E}x\nbottom nul\u{00}byte\nload images/\u{1B}]0;t\u{07}.png\ninfo\nquit\n"
+    let input = "top \u{1B}[2J\u{07}\u{202E}x\nbottom nul\u{00}byte\nload images/\u{1B}]0;t\u{07}.png\ninfo\n"
+      + "load images/cat.png\nshare\nbrowse\nbrowse --tsv\nshow 1\nedit 1\nhistory\nquit\n"
     let result = try run(["--keep-going"], input: input, home: home)
     #expect(result.status == 0)
     #expect(!result.output.contains("\u{1B}") && !result.errors.contains("\u{1B}"))
     #expect(!result.output.contains("\u{202E}"))
     #expect(result.output.contains("top: \\e[2J\\a\\u{202E}x\n"))
     #expect(result.output.contains("bottom: nul\\x00byte\n"))
+    // The caption went into the store and came back out through the table, TSV, detail and
+    // history, escaped each time.
+    #expect(result.output.contains("saved meme 1\n"))
+    #expect(result.output.contains("1\t\\e[2J\\a\\u{202E}x\tnul\\x00byte\t"))
+    #expect(!result.output.contains("\u{00}") && !result.output.contains("\u{07}"))
   }
 }
 
