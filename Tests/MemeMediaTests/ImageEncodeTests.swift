@@ -83,8 +83,9 @@ import Testing
     let data = try ImageCodec.encode(
       Self.opaque, as: format, options: EncodeOptions(recipe: recipe))
     #expect(try ImageCodec.decode(data, name: "r").recipe == recipe)
-    #expect(try ImageCodec.decode(try ImageCodec.encode(Self.opaque, as: format), name: "r").recipe
-      == nil)
+    #expect(
+      try ImageCodec.decode(try ImageCodec.encode(Self.opaque, as: format), name: "r").recipe
+        == nil)
   }
 
   @Test func recipeAfterTheImageDataIsFound() throws {

@@ -20,12 +20,16 @@ import Testing
       try ImageFixtures.decode("baseline.jpg", limits: limits)
     }
     #expect(error?.message.contains("32×24 pixels, more than the limit") == true)
-    #expect(try ImageFixtures.decode("exif-6.jpg", limits: DecodeLimits(maxPixels: 384)).image.width == 24)
+    #expect(
+      try ImageFixtures.decode("exif-6.jpg", limits: DecodeLimits(maxPixels: 384)).image.width == 24
+    )
     let png = try Data(contentsOf: ImageFixtures.pngSuite.appendingPathComponent("basn2c08.png"))
     #expect(throws: MemeError.self) {
       try ImageCodec.decode(png, name: "p.png", limits: DecodeLimits(maxPixels: 1023))
     }
-    #expect(try ImageCodec.decode(png, name: "p.png", limits: DecodeLimits(maxPixels: 1024)).image.width == 32)
+    #expect(
+      try ImageCodec.decode(png, name: "p.png", limits: DecodeLimits(maxPixels: 1024)).image.width
+        == 32)
   }
 
   @Test func pixelCapMessageIsTheSameWhateverTheShape() throws {
@@ -43,8 +47,8 @@ import Testing
     let error = #expect(throws: MemeError.self) { try ImageFixtures.decode("bomb-2112-scans.jpg") }
     #expect(
       error?.message
-        == "cannot load 'bomb-2112-scans.jpg': the JPEG has more than 100 scans (a decompression bomb?)"
-    )
+        == "cannot load 'bomb-2112-scans.jpg': the JPEG has more than 100 scans "
+        + "(a decompression bomb?)")
     // The proxy path has the same cap.
     #expect(throws: MemeError.self) {
       try ImageCodec.decodeProxy(
@@ -67,8 +71,10 @@ import Testing
     let error = #expect(throws: MemeError.self) {
       try ImageFixtures.decode("progressive.jpg", limits: DecodeLimits(maxJPEGScans: 9))
     }
-    #expect(error?.message.hasSuffix("the JPEG has more than 9 scans (a decompression bomb?)") == true)
-    let decoded = try ImageFixtures.decode("progressive.jpg", limits: DecodeLimits(maxJPEGScans: 10))
+    #expect(
+      error?.message.hasSuffix("the JPEG has more than 9 scans (a decompression bomb?)") == true)
+    let decoded = try ImageFixtures.decode(
+      "progressive.jpg", limits: DecodeLimits(maxJPEGScans: 10))
     #expect(decoded.image.size == PixelSize(width: 32, height: 24))
   }
 

@@ -134,7 +134,8 @@ struct ScratchDirectory {
   func copy(_ name: String, to newName: [UInt8]) throws {
     let data = try ImageFixtures.data(name)
     let path = Array(url.path.utf8) + [UInt8(ascii: "/")] + newName
-    let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let descriptor = open(
+      path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard descriptor >= 0 else { throw MemeError("cannot create \(newName)") }
     defer { close(descriptor) }
     _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -158,7 +159,10 @@ enum PNGChunk {
   /// Length, type, data and CRC.
   static func make(_ type: String, _ data: [UInt8]) -> Data {
     func bigEndian(_ value: UInt32) -> [UInt8] {
-      [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+      [
+        UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF),
+        UInt8(value & 0xFF),
+      ]
     }
     let body = Array(type.utf8) + data
     return Data(bigEndian(UInt32(data.count)) + body + bigEndian(crc(body)))
