@@ -30,6 +30,9 @@ Sent memes:
   delete ID (rm)                    delete a sent meme ('undo' brings it back)
   export ID PATH                    write a sent meme's picture to a file
 
+Detail:
+  back                              go back to the sent memes
+
 Anywhere:
   help [COMMAND]                    list the commands, or explain one
   source FILE                       run the commands in a file (or a transcript's inputs)
@@ -37,10 +40,6 @@ Anywhere:
 
 Commands work from any view when their intent is clear. Quote words with spaces: load 'my photo.jpg'.
 In scripts (-c, piped input) memesh stops at the first failed command with status 1; --keep-going goes on (status 1 at the end if any failed, 0 after 'quit').
-
-
-
-
 > help caption
 usage: caption TOP | BOTTOM
 set both captions at once

@@ -177,6 +177,32 @@ static void png_read_function(png_structp png, png_bytep target, size_t length) 
   decoder->offset += length;
 }
 
+/// libpng hands every chunk it does not decode itself here, as raw bytes. Keeps the first
+/// uncompressed iTXt `memesh:recipe` (the form memesh writes); drops every other ancillary
+/// chunk (1: handled, libpng keeps nothing); an unknown critical chunk is an error, as libpng
+/// makes it without a callback.
+static int png_recipe_chunk(png_structp png, png_unknown_chunkp chunk) {
+  memesh_decoder *decoder = png_get_user_chunk_ptr(png);
+  if ((chunk->name[0] & 0x20) == 0) png_chunk_error(png, "unhandled critical chunk");
+  if (memcmp(chunk->name, "iTXt", 4) != 0) return 1;
+  size_t keyword = sizeof recipe_keyword;  // with its NUL
+  if (decoder->recipe != NULL || chunk->size < keyword + 2 ||
+      memcmp(chunk->data, recipe_keyword, keyword) != 0) {
+    return 1;
+  }
+  const uint8_t *cursor = chunk->data + keyword, *end = chunk->data + chunk->size;
+  if (cursor[0] != 0) return 1;  // compressed: not written by memesh, never inflated
+  cursor += 2;
+  for (int field = 0; field < 2; field++) {  // language tag, translated keyword
+    const uint8_t *nul = memchr(cursor, 0, (size_t)(end - cursor));
+    if (nul == NULL) return 1;
+    cursor = nul + 1;
+  }
+  decoder->recipe = copy_bytes(cursor, (size_t)(end - cursor));
+  if (decoder->recipe != NULL) decoder->recipe_size = (size_t)(end - cursor);
+  return 1;
+}
+
 int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t size,
                             uint64_t max_pixels) {
   decoder->kind = 1;
@@ -202,10 +228,13 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
   png_set_chunk_cache_max(decoder->png, 128);
   png_set_chunk_malloc_max(decoder->png, 4 * 1024 * 1024);
   // Ancillary chunks memesh does not use (gAMA, iCCP, tEXt, zTXt …) are skipped unread, so a
-  // compressed one is never inflated; only iTXt is read, for the recipe.
+  // compressed one is never inflated. iTXt goes to png_recipe_chunk as raw bytes: only an
+  // uncompressed `memesh:recipe` is kept, nothing is inflated (200 compressed iTXt chunks of
+  // 4 MB each kept libpng busy 1.4 s before).
   png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
   static const png_byte kept[] = "iTXt";
-  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_AS_DEFAULT, kept, 1);
+  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_ALWAYS, kept, 1);
+  png_set_read_user_chunk_fn(decoder->png, decoder, png_recipe_chunk);
 
   png_read_info(decoder->png, decoder->png_info);
   png_uint_32 width = 0, height = 0;
@@ -238,21 +267,6 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
   return MEMESH_OK;
 }
 
-/// Keeps the first `memesh:recipe` text chunk libpng has read.
-static void png_collect_recipe(memesh_decoder *decoder) {
-  png_textp texts = NULL;
-  int count = png_get_text(decoder->png, decoder->png_info, &texts, NULL);
-  for (int index = 0; index < count && decoder->recipe == NULL; index++) {
-    if (texts[index].key == NULL || strcmp(texts[index].key, recipe_keyword) != 0) continue;
-    if (texts[index].text == NULL) continue;
-    size_t length = texts[index].compression >= PNG_ITXT_COMPRESSION_NONE
-                        ? texts[index].itxt_length
-                        : texts[index].text_length;
-    decoder->recipe = copy_bytes(texts[index].text, length);
-    if (decoder->recipe != NULL) decoder->recipe_size = length;
-  }
-}
-
 static int png_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
   png_bytep *volatile rows = NULL;
   if (setjmp(png_jmpbuf(decoder->png))) {
@@ -272,11 +286,9 @@ static int png_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
   // Every pixel is in: a file cut or damaged after the image data still loads, with a warning.
   if (setjmp(png_jmpbuf(decoder->png))) {
     warn_damage_after_image(&decoder->failure);
-    png_collect_recipe(decoder);
     return MEMESH_OK;
   }
   png_read_end(decoder->png, decoder->png_info);
-  png_collect_recipe(decoder);
   return MEMESH_OK;
 }
 

@@ -104,7 +104,7 @@ extension ImageCodec {
         return try handle.read()
       }
       let orientation = handle.exif.map { Exif.orientation(tiff: $0) } ?? 1
-      let warnings = handle.warnings.map { "'\(name)': \(warningWording($0))" }
+      let warnings = handle.warnings.map { "'\(name)': \(userWording($0))" }
       let recipe = handle.recipeText.flatMap { MemeRecipe(encoded: $0) }
       return RawDecode(
         image: image, orientation: orientation, warnings: warnings, recipe: recipe)
@@ -115,16 +115,6 @@ extension ImageCodec {
     } catch {
       throw MemeError("cannot load '\(name)': \(error)")
     }
-  }
-
-  /// A library warning as the user reads it: libpng's "iTXt: truncated" means a text chunk
-  /// inflates past the limit (libpng's chunk limit, 4 MB) and was skipped.
-  static func warningWording(_ reason: String) -> String {
-    let line = userWording(reason)
-    if line == "iTXt: truncated" || line == "zTXt: truncated" {
-      return "a text chunk (\(line.prefix(4))) inflates to more than 4 MB and was skipped"
-    }
-    return line
   }
 
   /// A library message as one lowercase line without a trailing period.

@@ -7,7 +7,8 @@ public struct ArgumentCompleter: Sendable {
   let complete: @Sendable (Shell, _ previous: [String], _ partial: String) -> [CompletionCandidate]
 
   init(
-    _ complete: @escaping @Sendable (Shell, _ previous: [String], _ partial: String) ->
+    _ complete:
+      @escaping @Sendable (Shell, _ previous: [String], _ partial: String) ->
       [CompletionCandidate]
   ) {
     self.complete = complete

@@ -31,7 +31,8 @@ public enum CommandRegistry {
       arguments: .positional([.imagePaths])
     ) { shell, arguments in
       guard arguments.count == 1 else {
-        throw arguments.usageError(arguments.isEmpty ? "needs a PATH" : "takes one PATH (quote names with spaces)")
+        throw arguments.usageError(
+          arguments.isEmpty ? "needs a PATH" : "takes one PATH (quote names with spaces)")
       }
       try shell.load(path: arguments[0])
     },
@@ -139,7 +140,8 @@ public enum CommandRegistry {
       abstract: "show the sent memes as a table or a grid of thumbnails",
       discussion: "--tsv prints one tab-separated row per meme for scripts: id, top, bottom, "
         + "font, width, height, created (ISO 8601), path of the rendered image.",
-      arguments: .options(switches: ["--tsv"], positional: .positional([.words(["table", "grid"])]))
+      arguments: .options(
+        switches: ["--tsv"], positional: .positional([.words(["table", "grid"])]))
     ) { shell, arguments in try shell.browse(arguments) },
     ShellCommand(
       "show", usage: "show ID", views: [.sent, .detail],

@@ -20,7 +20,8 @@ public enum Launcher {
     let home = homeURL(options, environment: environment)
 
     if let path = options.check ?? options.replay {
-      return runTranscript(path: path, check: options.check != nil, home: home, environment: environment)
+      return runTranscript(
+        path: path, check: options.check != nil, home: home, environment: environment)
     }
 
     let stdinIsTerminal = isatty(0) == 1

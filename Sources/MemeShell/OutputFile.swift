@@ -54,7 +54,8 @@ enum OutputFile {
     let folder = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
     let temporary =
-      (folder.isEmpty ? "" : folder + "/") + ".\(name).memesh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      (folder.isEmpty ? "" : folder + "/")
+      + ".\(name).memesh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure(reason(errno)) }
     var closed = false

@@ -28,42 +28,17 @@ public final class PlainLineReader: LineReader {
 
   public func read(prompt: String) -> LineEvent {
     if showsPrompt { Console.writeAll(1, Display.escaped(prompt)) }
-    var skipping = false
-    var skipped = 0
     while true {
       if let newline = buffer.firstIndex(of: 0x0A) {
         var bytes = Array(buffer[..<newline])
         buffer.removeSubrange(...newline)
-        if skipping {
-          onOverlongLine?(skipped + bytes.count)
-          return .line(lineText(Array(bytes.prefix(0))))
-        }
         if bytes.last == 0x0D { bytes.removeLast() }
         return .line(lineText(bytes))
       }
       if buffer.count > Self.maximumLineBytes {
-        // Keep the first part as the line; skip to its end.
-        if !skipping {
-          skipping = true
-          let kept = Array(buffer.prefix(Self.maximumLineBytes))
-          skipped = buffer.count
-          buffer.removeAll()
-          // Read on to the newline, then return what was kept.
-          while true {
-            guard fill() else { break }
-            if let newline = buffer.firstIndex(of: 0x0A) {
-              skipped += newline
-              buffer.removeSubrange(...newline)
-              break
-            }
-            skipped += buffer.count
-            buffer.removeAll()
-          }
-          onOverlongLine?(skipped)
-          return .line(lineText(kept))
-        }
+        return .line(lineText(cutOverlongLine()))
       }
-      if atEnd || !fill() {
+      guard !atEnd, fill() else {
         atEnd = true
         guard !buffer.isEmpty else {
           if showsPrompt { Console.writeAll(1, "\n") }
@@ -75,6 +50,25 @@ public final class PlainLineReader: LineReader {
         return .line(lineText(bytes))
       }
     }
+  }
+
+  /// Keeps the first `maximumLineBytes` of a line that has no newline yet, skips the rest of it
+  /// (reading on to its newline), and reports how long it was.
+  private func cutOverlongLine() -> [UInt8] {
+    let kept = Array(buffer.prefix(Self.maximumLineBytes))
+    var length = buffer.count
+    buffer.removeAll()
+    while fill() {
+      if let newline = buffer.firstIndex(of: 0x0A) {
+        length += newline
+        buffer.removeSubrange(...newline)
+        break
+      }
+      length += buffer.count
+      buffer.removeAll()
+    }
+    onOverlongLine?(length)
+    return kept
   }
 
   /// Reads more bytes; false at the end of input or on an error.

@@ -39,7 +39,8 @@ extension Shell {
     let picture = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
     apply(.load(picture), label: "load \(picture.displayName)")
     let format = picture.format == .png ? "PNG" : "JPEG"
-    let turned = decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
+    let turned =
+      decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
     console.line(
       "\(picture.displayName): \(picture.size.width)×\(picture.size.height) \(format)\(turned)")
   }
@@ -146,7 +147,7 @@ extension Shell {
       let padded = name + String(repeating: " ", count: max(0, width - name.count))
       console.line("\(marker) \(padded)  \(font.origin.rawValue)")
       if settings.previewMode != .none, let sample = try? renderer.sample(font: font.name) {
-        let columns = min(60, settings.window?.cells.columns ?? 80)
+        let columns = min(60, drawingWindow?.cells.columns ?? 80)
         console.picture(
           TerminalPreview.render(
             sample, mode: settings.previewMode, columns: columns, rows: 4,
@@ -258,13 +259,17 @@ extension Shell {
     }
     let (image, report) = try MemeRendering.preview(state, picture: picture, catalog: catalog)
     for warning in report.warnings { console.warning(warning) }
-    if settings.previewMode != .none, let window = settings.window {
+    if settings.previewMode != .none, let window = drawingWindow {
       let picture = TerminalPreview.draw(
         image, mode: settings.previewMode,
         colorDepth: TerminalCapabilities.detect(environment: environment).colorDepth,
         maxColumns: window.cells.columns, maxRows: max(4, window.cells.rows - 4),
         environment: environment, cellPixelSize: window.cellPixelSize)
       console.picture(picture.text)
+      if state.top.isEmpty || state.bottom.isEmpty {
+        console.line(
+          "(placeholders TOP and BOTTOM are not drawn; 'top TEXT' and 'bottom TEXT' set them)")
+      }
     } else {
       let rect = try state.crop.resolved(in: picture.size)
       console.line(
@@ -324,7 +329,7 @@ extension Shell {
     }
     let folder = home.appendingPathComponent("captures")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let stamp = Int(Date().timeIntervalSince1970)
+    let stamp = Int(Date().timeIntervalSince1970 * 1000)
     let path = folder.appendingPathComponent("camera-\(stamp).jpg").path
     let arguments =
       tool.hasSuffix("fswebcam")

@@ -23,7 +23,7 @@ extension Shell {
       return
     }
     console.line("memesh \(MemeshVersion.current): a meme studio for the terminal")
-    for kind in [ViewKind.editor, .sent, .anywhere] {
+    for kind in [ViewKind.editor, .sent, .detail, .anywhere] {
       console.line("")
       console.line("\(kind.title):")
       for command in CommandRegistry.commands where command.views.first == kind {
@@ -62,8 +62,10 @@ extension Shell {
         "source: " + describe(error).replacingOccurrences(of: "cannot load", with: "cannot read"))
     }
     let text = String(decoding: data, as: UTF8.self)
-    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-      .map(String.init)
+    var lines = text.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+    )
+    .map(String.init)
     if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0].removeFirst() }
     if lines.contains(where: { $0.hasPrefix("> ") || $0 == ">" }) {
       lines = lines.filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) }

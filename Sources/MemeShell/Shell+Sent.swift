@@ -63,7 +63,7 @@ extension Shell {
   /// `browse grid`: thumbnails with their ids (a table where pictures cannot be drawn).
   func browseGrid() throws {
     let memes = try store.memes()
-    guard settings.previewMode != .none, let window = settings.window else {
+    guard settings.previewMode != .none, let window = drawingWindow else {
       if !memes.isEmpty { console.note("no terminal graphics here; showing the table") }
       try browseTable()
       return
@@ -146,7 +146,7 @@ extension Shell {
     guard arguments.count <= 1 else { throw arguments.usageError() }
     let meme = try store.meme(id: id)
     view = .detail(id: id)
-    if settings.previewMode != .none, let window = settings.window, meme.problem == nil {
+    if settings.previewMode != .none, let window = drawingWindow, meme.problem == nil {
       let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
       let decoded = try ImageCodec.decode(data, name: "meme \(id)")
       let picture = TerminalPreview.draw(
@@ -204,7 +204,9 @@ extension Shell {
   /// Opens meme `id` for editing; `recipe` (from a loaded file) overrides the stored captions.
   func edit(id: Int, recipe: MemeRecipe?) throws {
     let meme = try store.meme(id: id)
-    if let problem = meme.problem { throw ShellError("edit: meme \(id) cannot be edited: \(problem)") }
+    if let problem = meme.problem {
+      throw ShellError("edit: meme \(id) cannot be edited: \(problem)")
+    }
     let path = store.url(for: meme.originalFile).path
     let bytes = try ImageFile.read(path: path)
     let decoded = try ImageCodec.decode(bytes, name: meme.sourceName)

@@ -126,7 +126,8 @@ extension Shell {
     let wayland = !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     let x11 = !(environment["DISPLAY"] ?? "").isEmpty
     guard wayland || x11 else {
-      throw ShellError("\(saved) there is no clipboard here (neither WAYLAND_DISPLAY nor DISPLAY is set)")
+      throw ShellError(
+        "\(saved) there is no clipboard here (neither WAYLAND_DISPLAY nor DISPLAY is set)")
     }
     if wayland, let tool = ExternalTool.find("wl-copy", environment: environment) {
       try ExternalTool.run(tool, arguments: ["--type", mime], input: data, what: "share clipboard")

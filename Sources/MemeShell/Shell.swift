@@ -68,6 +68,13 @@ public final class Shell: @unchecked Sendable {
     }
   }
 
+  /// The window pictures fit in now (it may have been resized since the start), or nil when
+  /// pictures are not drawn.
+  var drawingWindow: TerminalWindow? {
+    guard let start = settings.window else { return nil }
+    return TerminalWindow.current(fileDescriptor: 1, environment: [:]) ?? start
+  }
+
   /// The editor's current state.
   var state: EditorState { history.state }
 
@@ -85,8 +92,12 @@ public final class Shell: @unchecked Sendable {
   /// What a terminal session shows first: a one-line banner, then the sent memes' table when the
   /// session starts there.
   public func greet() {
-    console.line("memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
+    console.line(
+      "memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
     if view == .sent { try? browseTable() }
+    if view == .editor, state.picture == nil {
+      console.line("new meme: 'load PATH' a picture (Tab completes file names), then 'top TEXT'")
+    }
   }
 
   // MARK: - Running commands

@@ -19,8 +19,10 @@ public struct Transcript: Equatable, Sendable {
     var body = Substring(text)
     if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
     // "\r\n" is one Character in Swift: split on both forms.
-    var raw = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-      .map(String.init)
+    var raw = body.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+    )
+    .map(String.init)
     if raw.last == "" { raw.removeLast() }
     lines = raw.map { line in
       let line = line.hasSuffix("\r") ? String(line.dropLast()) : line
@@ -71,11 +73,13 @@ public enum TranscriptRunner {
     var pending = flush()
     var block: [String] = []
     var started = false
+    var pendingBlank = false
     for line in transcript.lines {
       switch line {
       case .output:
         continue
       case .input(let text):
+        pendingBlank = false
         if !started {
           result += pending.map { .output($0) }
           outputs.append(pending)
@@ -93,8 +97,21 @@ public enum TranscriptRunner {
         let produced = flush()
         block = produced
         result += produced.map { .output($0) }
-      case .comment, .blank:
+      case .blank where started:
+        // After an input, blank lines in the file may be blank lines of the output recorded
+        // last time (they parse as spacing): the output brings its own, so only one blank line
+        // before a following comment is kept. Otherwise recording again would add blank lines.
+        pendingBlank = true
+      case .comment:
+        if pendingBlank {
+          emit("")
+          result.append(.blank)
+          pendingBlank = false
+        }
         emit(Transcript.render([line])[0])
+        result.append(line)
+      case .blank:
+        emit("")
         result.append(line)
       }
     }

@@ -8,7 +8,9 @@ enum UnifiedDiff {
     let m = actual.count
     // Long transcripts are compared in full only up to a size that stays quick.
     guard n * m <= 4_000_000 else {
-      return ["--- \(expectedName)", "+++ \(actualName)", "(too long to diff: \(n) and \(m) lines)"]
+      return [
+        "--- \(expectedName)", "+++ \(actualName)", "(too long to diff: \(n) and \(m) lines)",
+      ]
     }
     var table = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
     for i in stride(from: n - 1, through: 0, by: -1) {

@@ -58,6 +58,7 @@ for path in paths {
 // VmHWM, not getrusage's ru_maxrss: Linux carries ru_maxrss over exec, so a child of the big
 // test process would report the test process's size.
 let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?
+let peak =
+  status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?
   .split(separator: " ").dropFirst().first ?? "-1"
 print("maxrss \(peak)")

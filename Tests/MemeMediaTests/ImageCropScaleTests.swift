@@ -103,7 +103,9 @@ import Testing
       height: (24 + test.denominator - 1) / test.denominator)
     #expect(raw.image.size == expected)
     let proxy = try ImageCodec.decodeProxy(data, name: "b.jpg", maxDimension: test.limit)
-    #expect(proxy.size == ImageOps.fittedSize(of: PixelSize(width: 32, height: 24), toFit: test.limit, test.limit))
+    #expect(
+      proxy.size
+        == ImageOps.fittedSize(of: PixelSize(width: 32, height: 24), toFit: test.limit, test.limit))
     #expect(Quadrants.matches(proxy, tolerance: 60), "\(Quadrants.colours(of: proxy))")
   }
 

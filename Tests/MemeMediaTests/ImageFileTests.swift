@@ -27,7 +27,8 @@ import Testing
     // The same names given on a command line, relative to the current directory.
     let probe = try ImageProbe.run([name], in: scratch.url)
     #expect(probe.lines == ["ok 24x16 jpeg orientation 6"])
-    #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("pwned").path))
+    #expect(
+      !FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("pwned").path))
   }
 
   @Test func originalBytesAreKeptUnchanged() throws {

@@ -11,7 +11,8 @@ import Testing
     try FileManager.default.createDirectory(
       at: scratch.appendingPathComponent("pics"), withIntermediateDirectories: true)
     for name in ["pics/my cat.png", "pics/dog.JPG", "pics/notes.txt"] {
-      FileManager.default.createFile(atPath: scratch.appendingPathComponent(name).path, contents: Data())
+      FileManager.default.createFile(
+        atPath: scratch.appendingPathComponent(name).path, contents: Data())
     }
     let shell = Shell(
       home: scratch.appendingPathComponent("home"), console: Console(capture: Console.Capture()),
@@ -25,9 +26,11 @@ import Testing
     #expect(result.replacedScalars == 2)
     #expect(result.candidates.map(\.insertion) == ["camera", "caption", "cancel"])
     #expect(result.candidates.first?.display == "camera (unavailable)")
-    #expect(shell.complete("l").candidates.map(\.insertion) == ["load", "ls", "list"].sorted {
-      ["load", "list", "ls"].firstIndex(of: $0)! < ["load", "list", "ls"].firstIndex(of: $1)!
-    })
+    #expect(
+      shell.complete("l").candidates.map(\.insertion)
+        == ["load", "ls", "list"].sorted {
+          ["load", "list", "ls"].firstIndex(of: $0)! < ["load", "list", "ls"].firstIndex(of: $1)!
+        })
   }
 
   @Test func loadOffersImagesAndFoldersQuoted() throws {

@@ -58,7 +58,8 @@ import Testing
     let home = scratchHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let result = try run(
-      [], input: "\u{FEFF}load images/cat.png\r\ncaption hello | world\nshare\nbrowse --tsv\nquit\n",
+      [],
+      input: "\u{FEFF}load images/cat.png\r\ncaption hello | world\nshare\nbrowse --tsv\nquit\n",
       home: home)
     #expect(result.status == 0)
     #expect(result.errors == "")
@@ -91,24 +92,34 @@ import Testing
   @Test func commandOptionRunsCommandsAndRestoresTheDraftNextTime() throws {
     let home = scratchHome()
     defer { try? FileManager.default.removeItem(at: home) }
-    let first = try run(["-c", "load images/cat.png; top 'saved; for later'"], input: "", home: home)
+    let first = try run(
+      ["-c", "load images/cat.png; top 'saved; for later'"], input: "", home: home)
     #expect(first.status == 0)
     let second = try run(["-c", "info"], input: "", home: home)
     #expect(second.status == 0)
-    #expect(second.errors.hasPrefix("note: restored the draft ('images/cat.png', top \"saved; for later\")"))
+    #expect(
+      second.errors.hasPrefix(
+        "note: restored the draft ('images/cat.png', top \"saved; for later\")"))
     #expect(second.output.contains("top: saved; for later\n"))
   }
 
   @Test func hostileBytesNeverReachTheOutputRaw() throws {
     let home = scratchHome()
     defer { try? FileManager.default.removeItem(at: home) }
-    let input = "top \u{1B}[2J\u{07}\u{202E}x\nbottom nul\u{00}byte\nload images/\u{1B}]0;t\u{07}.png\ninfo\nquit\n"
+    let input =
+      "top \u{1B}[2J\u{07}\u{202E}x\nbottom nul\u{00}byte\nload images/\u{1B}]0;t\u{07}.png\ninfo\n"
+      + "load images/cat.png\nshare\nbrowse\nbrowse --tsv\nshow 1\nedit 1\nhistory\nquit\n"
     let result = try run(["--keep-going"], input: input, home: home)
     #expect(result.status == 0)
     #expect(!result.output.contains("\u{1B}") && !result.errors.contains("\u{1B}"))
     #expect(!result.output.contains("\u{202E}"))
     #expect(result.output.contains("top: \\e[2J\\a\\u{202E}x\n"))
     #expect(result.output.contains("bottom: nul\\x00byte\n"))
+    // The caption went into the store and came back out through the table, TSV, detail and
+    // history, escaped each time.
+    #expect(result.output.contains("saved meme 1\n"))
+    #expect(result.output.contains("1\t\\e[2J\\a\\u{202E}x\tnul\\x00byte\t"))
+    #expect(!result.output.contains("\u{00}") && !result.output.contains("\u{07}"))
   }
 }
 
@@ -133,5 +144,89 @@ extension EndToEndTests {
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 1)
     #expect(errors.isEmpty)
+  }
+}
+
+extension EndToEndTests {
+  /// Writes an executable shell script named `name` into `folder`.
+  func fakeTool(_ name: String, in folder: URL, script: String) throws {
+    let url = folder.appendingPathComponent(name)
+    try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: url)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+  }
+
+  @Test func shareHandsTheSavedMemeToTheClipboardAndTheOpener() throws {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let home = scratchHome()
+    let tools = home.appendingPathComponent("tools")
+    try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let copied = home.appendingPathComponent("clipboard.bin")
+    let opened = home.appendingPathComponent("opened.txt")
+    try fakeTool(
+      "wl-copy", in: tools, script: "echo \"$@\" > '\(copied.path).args'; cat > '\(copied.path)'")
+    try fakeTool("xdg-open", in: tools, script: "echo \"$1\" > '\(opened.path)'")
+
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [
+      "-c",
+      "load images/cat.png; top clip; share clipboard; load images/square.png; share open --format jpeg",
+    ]
+    process.currentDirectoryURL = Self.packageRoot.appendingPathComponent("transcripts")
+    process.environment = [
+      "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin",
+      "WAYLAND_DISPLAY": "wayland-0",
+    ]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let output = String(
+      decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(output.contains("copied meme 1 to the clipboard\n"))
+    #expect(output.contains("opened meme 2\n"))
+    let clipboard = try Data(contentsOf: copied)
+    #expect(clipboard.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // a PNG
+    let arguments = try String(
+      contentsOf: URL(fileURLWithPath: copied.path + ".args"), encoding: .utf8)
+    #expect(arguments == "--type image/png\n")
+    let openedPath = try String(contentsOf: opened, encoding: .utf8)
+    #expect(openedPath.hasSuffix("/memes/2/meme.jpg\n"))
+  }
+}
+
+extension EndToEndTests {
+  @Test func cameraCapturesWithTheToolItFindsAndLoadsTheStill() throws {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let home = scratchHome()
+    let tools = home.appendingPathComponent("tools")
+    try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let device = home.appendingPathComponent("video0")
+    FileManager.default.createFile(atPath: device.path, contents: Data())
+    let still = Self.packageRoot.appendingPathComponent("transcripts/images/square.png").path
+    // A stand-in ffmpeg: the last argument is where the still goes.
+    try fakeTool("ffmpeg", in: tools, script: "for last; do :; done; cp '\(still)' \"$last\"")
+
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["-c", "help camera; camera; info"]
+    process.environment = [
+      "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin", "MEMESH_CAMERA": device.path,
+    ]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let output = String(
+      decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(!output.contains("unavailable"))
+    #expect(output.contains("width: 64\nheight: 64\n"))
+    #expect(output.contains("image: " + home.path + "/captures/camera-"))
   }
 }

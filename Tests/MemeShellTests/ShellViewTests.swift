@@ -18,7 +18,8 @@ import Testing
   }
 
   func scratch() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("memesh-view-\(UUID().uuidString)")
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "memesh-view-\(UUID().uuidString)")
   }
 
   @Test func anEmptyStoreStartsInTheEditorAndSharingShowsTheSentMemes() throws {
@@ -84,5 +85,18 @@ import Testing
     let errors = capture.drain().filter { $0.stream == .error }.map(\.text)
     #expect(errors.count == 3)
     #expect(errors.allSatisfy { $0.hasPrefix("error: ") })
+  }
+}
+
+extension ShellViewTests {
+  @Test func helpListsEveryCommandOfTheRegistry() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let (shell, capture) = makeShell(home: home)
+    #expect(shell.run(line: "help"))
+    let lines = capture.drain().map(\.text)
+    for command in CommandRegistry.commands {
+      #expect(lines.contains { $0.hasPrefix("  " + command.usage) }, "\(command.name)")
+    }
   }
 }

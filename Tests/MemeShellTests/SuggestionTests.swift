@@ -3,10 +3,11 @@ import Testing
 @testable import MemeShell
 
 @Suite struct SuggestionTests {
-  @Test(arguments: [
-    ("captoin", "caption"), ("lod", "load"), ("shrae", "share"), ("brwose", "browse"),
-    ("histroy", "history"), ("frobnicate", nil),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("captoin", "caption"), ("lod", "load"), ("shrae", "share"), ("brwose", "browse"),
+      ("histroy", "history"), ("frobnicate", nil),
+    ] as [(String, String?)])
   func nearMissesSuggestACommand(typed: String, suggestion: String?) {
     let names = CommandRegistry.commands.flatMap(\.allNames)
     #expect(Suggestions.nearest(to: typed, among: names) == suggestion)

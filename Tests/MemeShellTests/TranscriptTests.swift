@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct TranscriptTests {
   @Test func parsesInputsCommentsAndOutputWithBOMAndCRLF() {
-    let transcript = Transcript(text: "\u{FEFF}# comment\r\n> load a.png\r\na.png: 1×1 PNG\r\n\r\n> info\n")
+    let transcript = Transcript(
+      text: "\u{FEFF}# comment\r\n> load a.png\r\na.png: 1×1 PNG\r\n\r\n> info\n")
     #expect(
       transcript.lines == [
         .comment("# comment"), .input("load a.png"), .output("a.png: 1×1 PNG"), .blank,
@@ -38,6 +39,9 @@ import Testing
     let diff = UnifiedDiff.make(
       expected: ["> crop 16:9", "crop: 160×91"], actual: ["> crop 16:9", "crop: 160×90"],
       expectedName: "e", actualName: "a")
-    #expect(diff == ["--- e", "+++ a", "@@ -1,2 +1,2 @@", " > crop 16:9", "-crop: 160×91", "+crop: 160×90"])
+    #expect(
+      diff == [
+        "--- e", "+++ a", "@@ -1,2 +1,2 @@", " > crop 16:9", "-crop: 160×91", "+crop: 160×90",
+      ])
   }
 }
