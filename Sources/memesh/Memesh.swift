@@ -8,10 +8,10 @@ struct Memesh: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "memesh",
     abstract: "A meme studio for the terminal.",
-    discussion: """
-      With a terminal on stdin, memesh starts its interactive shell. Otherwise it reads commands
-      from stdin, one per line. Type 'help' inside memesh for its commands.
-      """,
+    discussion:
+      "With a terminal on stdin, memesh starts its interactive shell. Otherwise it reads "
+      + "commands from stdin, one per line, with no prompt, pictures or colors. Type 'help' "
+      + "inside memesh for its commands.",
     version: MemeshVersion.current
   )
 
@@ -37,7 +37,13 @@ struct Memesh: ParsableCommand {
         + "else $XDG_DATA_HOME/memesh).", valueName: "dir"))
   var home: String?
 
-  @Flag(help: "In -c, piped and transcript modes, go on after a failed command.")
+  @Flag(
+    help: ArgumentHelp(
+      "In -c and piped modes, go on after a failed command.",
+      discussion:
+        "Without it memesh stops at the first failed command with status 1. With it the "
+        + "session goes on; the status is 1 at the end if any command failed, 0 after 'quit'. "
+        + "Transcripts (--check, --replay) always go on."))
   var keepGoing = false
 
   @Option(
