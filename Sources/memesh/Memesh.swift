@@ -28,6 +28,9 @@ struct Memesh: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Run a transcript and compare it with its expected output (diff, exit 1 on mismatch).",
+      discussion:
+        "--check and --replay run from the transcript's folder in a new empty memesh home "
+        + "(removed afterwards) unless --home names one.",
       valueName: "file"))
   var check: String?
 
