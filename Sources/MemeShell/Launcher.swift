@@ -20,8 +20,14 @@ public enum Launcher {
     let home = homeURL(options, environment: environment)
 
     if let path = options.check ?? options.replay {
+      // A transcript starts from an empty home, never the user's memes, unless --home says.
+      guard (options.home ?? "").isEmpty, let scratch = makeScratchHome() else {
+        return runTranscript(
+          path: path, check: options.check != nil, home: home, environment: environment)
+      }
+      defer { try? FileManager.default.removeItem(at: scratch) }
       return runTranscript(
-        path: path, check: options.check != nil, home: home, environment: environment)
+        path: path, check: options.check != nil, home: scratch, environment: environment)
     }
 
     let stdinIsTerminal = isatty(0) == 1
@@ -107,6 +113,18 @@ public enum Launcher {
         "a \(bytes)-byte line was cut to \(PlainLineReader.maximumLineBytes) bytes")
     }
     return reader
+  }
+
+  /// A new empty folder under the temporary directory, or nil when none can be made.
+  static func makeScratchHome() -> URL? {
+    let base = FileManager.default.temporaryDirectory.path + "/memesh-transcript.XXXXXX"
+    var template = Array(base.utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+      guard let start = buffer.baseAddress else { return false }
+      return mkdtemp(start) != nil
+    }
+    guard made else { return nil }
+    return URL(fileURLWithPath: String(cString: template))
   }
 
   /// `--home`, else `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`.

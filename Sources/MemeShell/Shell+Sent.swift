@@ -228,8 +228,8 @@ extension Shell {
     let id = try arguments.id(fallback: currentDetailID)
     guard arguments.count <= 1 else { throw arguments.usageError() }
     let meme = try store.delete(id: id)
-    if currentDetailID == id || view == .editor { view = .sent }
-    if view != .sent { view = .sent }
+    // The sent memes show afterwards, where undo brings the meme back.
+    view = .sent
     console.line("deleted meme \(meme.id) ('undo' brings it back)")
   }
 
