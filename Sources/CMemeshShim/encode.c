@@ -671,6 +671,45 @@ void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_
   free(weighted);
 }
 
+// MARK: - Caption compositing
+
+void memesh_composite_mask(uint8_t *pixels, size_t row_bytes, const uint8_t *mask,
+                           size_t mask_stride, uint32_t width, uint32_t height, uint8_t gray) {
+  for (uint32_t row = 0; row < height; row++) {
+    uint8_t *target = pixels + row * row_bytes;
+    const uint8_t *coverage = mask + row * mask_stride;
+    for (uint32_t column = 0; column < width; column++) {
+      unsigned alpha = coverage[column];
+      if (alpha == 0) continue;
+      uint8_t *pixel = target + (size_t)column * 4;
+      unsigned inverse = 255 - alpha, source = gray * alpha, destination_alpha = pixel[3];
+      if (destination_alpha == 255) {
+        // Opaque background, the common case: out = src + dst × (1 − a).
+        for (int channel = 0; channel < 3; channel++) {
+          pixel[channel] = (uint8_t)((source + pixel[channel] * inverse + 127) / 255);
+        }
+        continue;
+      }
+      // Transparent background: premultiply, add, divide by the new alpha.
+      unsigned out_alpha = alpha * 255 + destination_alpha * inverse;
+      if (out_alpha == 0) continue;
+      for (int channel = 0; channel < 3; channel++) {
+        unsigned value =
+            (source * 255 + pixel[channel] * destination_alpha * inverse + out_alpha / 2) /
+            out_alpha;
+        pixel[channel] = (uint8_t)(value > 255 ? 255 : value);
+      }
+      pixel[3] = (uint8_t)((out_alpha + 127) / 255);
+    }
+  }
+}
+
+void memesh_max_bytes(uint8_t *target, const uint8_t *source, size_t count) {
+  for (size_t index = 0; index < count; index++) {
+    target[index] = source[index] > target[index] ? source[index] : target[index];
+  }
+}
+
 // MARK: - Encode and thumbnail together
 
 struct thumbnail_job {

@@ -47,6 +47,16 @@ int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char 
 void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
                            uint8_t *out);
 
+/// Caption drawing's inner loops (CaptionCanvas), in C because they touch millions of pixels
+/// on a 12-MP meme. Blends `gray` at coverage `mask` over `height` rows of `width` RGBA pixels
+/// (`pixels` rows `row_bytes` apart, `mask` rows `mask_stride` apart): source-over with straight
+/// alpha, integer-exact with CaptionCanvas.blend.
+void memesh_composite_mask(uint8_t *pixels, size_t row_bytes, const uint8_t *mask,
+                           size_t mask_stride, uint32_t width, uint32_t height, uint8_t gray);
+
+/// target[i] = max(target[i], source[i]) for `count` bytes: merges glyph coverage.
+void memesh_max_bytes(uint8_t *target, const uint8_t *source, size_t count);
+
 /// What memesh_render_rows writes: the encoded file and, when asked, a thumbnail.
 typedef struct memesh_render_request {
   /// 0 JPEG, 1 PNG.
