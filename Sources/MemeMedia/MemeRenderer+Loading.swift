@@ -4,40 +4,44 @@ import Foundation
 import MemeCore
 
 extension MemeRenderer {
-  /// Loads `path` as the editor's picture, like `ImageFile.sourcePicture(path:)` but decoding
-  /// once: the SHA-256 of the original runs on a second thread during the decode, and the
-  /// preview proxy is reduced from the decoded pixels in C (about a tenth of what a second,
-  /// DCT-scaled libjpeg pass costs: the entropy decoding, most of a JPEG decode, is not
-  /// repeated).
-  /// The decoded file comes back too, for its warnings and its embedded recipe.
-  public static func loadPicture(path: String, limits: DecodeLimits = .default) throws -> (
-    picture: SourcePicture, decoded: DecodedImage
-  ) {
+  /// Loads `path` as the editor's picture, like `ImageFile.sourcePicture(path:)`, with the work
+  /// spread over two cores: one decodes the full picture; the other hashes the original
+  /// (SHA-256) and then, for a JPEG, makes the preview proxy with a DCT-scaled libjpeg pass
+  /// (1/4 or 1/8: most of the inverse transform skipped), which together take about as long as
+  /// the full decode. A PNG's proxy is reduced from the decoded pixels in C afterwards.
+  /// The decoded file comes back too, for its warnings and its embedded recipe. `displayPath`
+  /// (default `path`) is what the picture is called in prompts.
+  public static func loadPicture(
+    path: String, displayPath: String? = nil, limits: DecodeLimits = .default
+  ) throws -> (picture: SourcePicture, decoded: DecodedImage) {
     let bytes = try ImageFile.read(path: path)
+    let isJPEG = ImageCodec.sniff(bytes) == .jpeg
     let results = LoadResults()
     DispatchQueue.concurrentPerform(iterations: 2) { task in
       if task == 0 {
         let decoded = Result { try ImageCodec.decode(bytes, name: path, limits: limits) }
-        let proxy = decoded.map {
-          reduced($0.image, toFit: ImageFile.proxyDimension, isOpaque: $0.format == .jpeg)
-        }
-        results.set {
-          $0.decoded = decoded
-          $0.proxy = proxy
-        }
+        results.set { $0.decoded = decoded }
       } else {
         let digest = Checksum.sha256(bytes)
         results.set { $0.sha256 = digest }
+        if isJPEG {
+          let proxy = Result { try jpegProxy(bytes, name: path, limits: limits) }
+          results.set { $0.proxy = proxy }
+        }
       }
     }
     let finished = results.take()
-    guard let decodedResult = finished.decoded, let proxyResult = finished.proxy else {
+    guard let decodedResult = finished.decoded else {
       throw MemeError("cannot load '\(path)': the decoder did not run")
     }
     let decoded = try decodedResult.get()
+    let proxy =
+      (try? finished.proxy?.get())
+      ?? reduced(decoded.image, toFit: ImageFile.proxyDimension, isOpaque: decoded.format == .jpeg)
     let picture = SourcePicture(
-      path: path, originalBytes: bytes, sha256: finished.sha256 ?? Checksum.sha256(bytes),
-      format: decoded.format, image: decoded.image, proxy: try proxyResult.get())
+      path: displayPath ?? path, originalBytes: bytes,
+      sha256: finished.sha256 ?? Checksum.sha256(bytes), format: decoded.format,
+      image: decoded.image, proxy: proxy)
     return (picture, decoded)
   }
 
@@ -64,9 +68,9 @@ extension MemeRenderer {
       format: decoded.format, image: decoded.image, proxy: proxy)
   }
 
-  /// A preview proxy from a second, DCT-scaled libjpeg pass: the largest reduction (1/8, 1/4,
-  /// 1/2) that keeps the longest side within 1/8 of `ImageFile.proxyDimension`. Kept to compare
-  /// against (memesh-render-bench --load-detail); `loadPicture` reduces the full decode instead.
+  /// A preview proxy from a DCT-scaled libjpeg pass: the largest reduction (1/8, 1/4, 1/2) that
+  /// keeps the longest side within 1/8 of `ImageFile.proxyDimension` (a 4000-pixel photo gives
+  /// 1000 pixels at 1/4), then reduced in C when still larger.
   public static func jpegProxy(_ bytes: Data, name: String, limits: DecodeLimits) throws -> RGBAImage {
     let limit = ImageFile.proxyDimension
     let raw = try ImageCodec.decodeRaw(bytes, format: .jpeg, name: name, limits: limits) { size in
