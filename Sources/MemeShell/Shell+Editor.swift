@@ -17,7 +17,8 @@ extension Shell {
   /// when its original is in the store, reopens that meme for editing.
   func load(path: String) throws {
     let expanded = OutputFile.expanded(path)
-    let (bytes, decoded) = try ImageFile.load(path: expanded)
+    // Decode, SHA-256 and preview proxy at once on two cores (MemeRenderer+Loading).
+    let (picture, decoded) = try MemeRenderer.loadPicture(path: expanded, displayPath: path)
     for warning in decoded.warnings { console.warning(warning) }
     if let recipe = decoded.recipe {
       let captions =
@@ -36,7 +37,6 @@ extension Shell {
         "\(Display.quoted(path)) was made by memesh (\(captions)) but its original is not in the "
           + "store; captioning the captioned picture")
     }
-    let picture = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
     apply(.load(picture), label: "load \(picture.displayName)")
     let format = picture.format == .png ? "PNG" : "JPEG"
     let turned =
