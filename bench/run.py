@@ -170,6 +170,44 @@ def preview_section(args, inputs, scratch, repeats=10):
     return "\n".join(lines) + "\n"
 
 
+def store_section(args, scratch, count=10_000):
+    """`browse --tsv` and `show ID` on a store of `count` memes (index written by
+    memesh-store-torture, tiny stand-in files so no meme has a problem), against a store of 10."""
+    lines = [f"### a store of {count:,} memes", "",
+             "| command | 10 memes | " + f"{count:,} memes |", "|---|---|---|"]
+    homes = {}
+    for size in (10, count):
+        home = tempfile.mkdtemp(dir=scratch)
+        memes = os.path.join(home, "memes")
+        subprocess.run([args.store_torture, "generate", memes, str(size)], check=True,
+                       stdout=subprocess.DEVNULL)
+        for number in range(1, size + 1):
+            folder = os.path.join(memes, str(number))
+            os.makedirs(folder, exist_ok=True)
+            for name, magic in (("original.jpg", b"\xff\xd8\xff\xe0"),
+                                ("meme.jpg", b"\xff\xd8\xff\xe0"),
+                                ("thumb.png", b"\x89PNG\r\n\x1a\n")):
+                with open(os.path.join(folder, name), "wb") as handle:
+                    handle.write(magic + b"0" * 64)
+        # One run first: it writes the store's binary index cache, as a user's first run does.
+        subprocess.run([args.memesh, "--home", home, "-c", "browse --tsv"],
+                       stdout=subprocess.DEVNULL, check=True)
+        homes[size] = home
+    for command in ("browse --tsv", "show 5", "quit"):
+        tools = {size: Tool(str(size), lambda s, o, f, d, h=homes[size]: [
+            args.memesh, "--home", h, "-c", command]) for size in homes}
+        for _ in range(max(5, args.runs)):
+            for size, tool in tools.items():
+                seconds, rss, status, errors = measure(tool.command(None, None, None, scratch))
+                if status != 0 and not tool.error:
+                    tool.error = f"exit {status}: {errors.strip()[-160:]}"
+                tool.times.append(seconds)
+                tool.memory.append(rss)
+        cells = [summary(tools[size])[0] for size in homes]
+        lines.append(f"| `memesh -c '{command}'` | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--memesh", required=True)
@@ -180,6 +218,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--startup-runs", type=int, default=20)
     parser.add_argument("--render-bench", default=None)
+    parser.add_argument("--store-torture", default=None)
     parser.add_argument("--floor", default=None)
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--sizes", default=None, help="comma-separated megapixels, e.g. 12")
@@ -273,11 +312,27 @@ def main():
                 print(section, flush=True)
                 report.append(section)
 
+        if args.render_bench:
+            lines = ["### caption → preview, in-process (MemeRenderer proxy, symbols, 80×20)", "",
+                     "| input | median (min, max) over 15 |", "|---|---|"]
+            for name in inputs:
+                source = os.path.join(os.path.abspath(args.inputs), name)
+                done = subprocess.run(
+                    [args.render_bench, source, os.path.join(scratch, "preview-bench.jpg"),
+                     "--preview", "15"], capture_output=True, text=True)
+                line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+                lines.append(f"| {name} | {line.replace('caption → preview: ', '')} |")
+            report.append("\n".join(lines) + "\n")
+            print(report[-1], flush=True)
         if shell_ready:
             report.append(preview_section(args, inputs, scratch))
         else:
             report.append("### caption → preview\n\nnot measured: the shell is not there yet\n")
         print(report[-1], flush=True)
+
+        if args.store_torture and shell_ready:
+            report.append(store_section(args, scratch))
+            print(report[-1], flush=True)
 
         startup = [
             Tool("memesh -c quit",

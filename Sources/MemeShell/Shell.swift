@@ -63,7 +63,7 @@ public final class Shell: @unchecked Sendable {
     let restored = restoreDraft()
     if restored {
       view = .editor
-    } else if let memes = try? store.memes(), !memes.isEmpty {
+    } else if (try? store.hasMemes()) == true {
       view = .sent
     }
   }

@@ -2,11 +2,13 @@
 // `make bench` and for measuring MemeRenderer before the shell calls it.
 //
 //     memesh-render-bench IN OUT [--top T] [--bottom B] [--font F] [--png METHOD:LEVEL:FILTER:THREADS]
-//                         [--phases] [--slow]
+//                         [--phases] [--slow] [--load-detail] [--preview N]
 //
 // METHOD is zlib or deflate. --phases prints how long each step took to stderr. --slow renders
 // the way memesh did before MemeRenderer (decode, proxy, crop, draw on a copy, encode) for
-// before/after comparisons.
+// before/after comparisons. --load-detail times each part of a load alone. --preview N times N
+// caption changes followed by a symbols preview (80×20 cells) from the proxy, in-process, and
+// prints the median (what the shell's `caption …; preview` costs after load).
 import Foundation
 import MemeCore
 import MemeMedia
@@ -31,6 +33,7 @@ let pngSpec = option("--png")
 let phases = flag("--phases")
 let slow = flag("--slow")
 let loadDetail = flag("--load-detail")
+let previewRuns = option("--preview").flatMap { Int($0) }
 guard arguments.count == 2 else {
   FileHandle.standardError.write(Data("usage: memesh-render-bench IN OUT [options]\n".utf8))
   exit(2)
@@ -107,6 +110,28 @@ do {
     picture = try MemeRenderer.loadPicture(path: input).picture
   }
   lap("load")
+  if let previewRuns {
+    let captions = CaptionRenderer(catalog: .standard())
+    var times: [Double] = []
+    var drawn = 0
+    for run in 0..<max(1, previewRuns) {
+      let start = ContinuousClock.now
+      let (image, _) = try captions.render(
+        onto: picture.proxy, top: "take \(run)", bottom: bottom, font: font)
+      let preview = TerminalPreview.draw(
+        image, mode: .symbols, colorDepth: .truecolor, maxColumns: 80, maxRows: 20,
+        environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
+      drawn += preview.text.utf8.count
+      let duration = ContinuousClock.now - start
+      times.append(
+        Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
+    }
+    let sorted = times.sorted()
+    print(
+      String(
+        format: "caption → preview: median %.1f ms (min %.1f, max %.1f) over %d, %d bytes drawn",
+        sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], sorted.count, drawn))
+  }
   let state = EditorState(picture: picture, top: top, bottom: bottom, font: font)
   let renderer = MemeRenderer(catalog: .standard(), pngCompression: compression)
   if slow {
