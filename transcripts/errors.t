@@ -11,6 +11,14 @@ error: unterminated double quote (close it with ")
 error: unknown command 'quoted command'; 'help' lists the commands
 > quit now
 error: quit: unexpected 'now' (usage: quit)
+> preview --explian
+error: preview: unknown option '--explian'; did you mean '--explain'?
+> browse --tvs
+error: browse: unknown option '--tvs'; did you mean '--tsv'?
+> share prnt
+error: share: unknown target 'prnt' (file PATH, clipboard or open)
+> show -1
+error: show: '-1' is not a meme id (ids are 1, 2, 3…)
 > info
 image:
 width:

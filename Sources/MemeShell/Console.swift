@@ -23,6 +23,9 @@ public final class Console {
     }
   }
 
+  /// Errors, warnings and notes longer than this (a 1 MiB file name…) are cut with "…".
+  static let messageLimit = 2000
+
   /// Nil when writing to the real file descriptors.
   public let capture: Capture?
   /// Whether `error:` may be colored (a terminal on stderr and no NO_COLOR).
@@ -63,7 +66,7 @@ public final class Console {
 
   /// Prints `error: message` on stderr.
   public func error(_ message: String) {
-    let safe = Display.escaped(message)
+    let safe = Display.cell(message, limit: Console.messageLimit)
     if let capture {
       capture.append(.error, "error: " + safe)
     } else if colorErrors {
@@ -75,12 +78,12 @@ public final class Console {
 
   /// Prints `warning: message` on stderr.
   public func warning(_ message: String) {
-    emit(.error, "warning: " + message, splitting: false)
+    emit(.error, "warning: " + Display.cell(message, limit: Console.messageLimit), splitting: false)
   }
 
   /// Prints a one-line notice on stderr (`note: …`).
   public func note(_ message: String) {
-    emit(.error, "note: " + message, splitting: false)
+    emit(.error, "note: " + Display.cell(message, limit: Console.messageLimit), splitting: false)
   }
 
   /// Lines whose parts were escaped by the caller (tab-separated rows): written as given, except

@@ -45,13 +45,15 @@ extension Shell {
       ]
     }
     let header = ["ID", "TOP", "BOTTOM", "FONT", "SIZE", "CREATED"]
-    var widths = header.map(\.count)
+    var widths = header.map(Display.columns)
     for row in rows {
-      for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+      for (index, cell) in row.enumerated() {
+        widths[index] = max(widths[index], Display.columns(cell))
+      }
     }
     func format(_ row: [String]) -> String {
       row.enumerated().map { index, cell in
-        let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
+        let pad = String(repeating: " ", count: max(0, widths[index] - Display.columns(cell)))
         return index == 0 ? pad + cell : cell + pad
       }.joined(separator: "  ").replacingOccurrences(
         of: "\\s+$", with: "", options: .regularExpression)

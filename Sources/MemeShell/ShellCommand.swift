@@ -100,9 +100,10 @@ struct Arguments {
         }
       } else {
         let known = (switches.union(values)).sorted()
-        let hint = Suggestions.nearest(to: name, among: known).map { " (did you mean '\($0)'?)" }
-        throw ShellError(
-          "\(invokedAs): unknown option '\(name)'\(hint ?? "") (usage: \(usage))")
+        let hint =
+          Suggestions.nearest(to: name, among: known).map { "; did you mean '\($0)'?" }
+          ?? " (usage: \(usage))"
+        throw ShellError("\(invokedAs): unknown option '\(name)'\(hint)")
       }
     }
     return (positional, seenSwitches, seenValues)

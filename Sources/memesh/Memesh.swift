@@ -89,7 +89,10 @@ struct Memesh: ParsableCommand {
         exit(withError: error)
       }
       FileHandle.standardError.write(Data("memesh: \(message(for: error))\n".utf8))
-      FileHandle.standardError.write(Data("usage: memesh [-c commands] [--replay file | --check file] [--home dir]; see 'memesh --help'\n".utf8))
+      FileHandle.standardError.write(
+        Data(
+          "usage: memesh [-c commands] [--replay file | --check file] [--home dir]; see 'memesh --help'\n"
+            .utf8))
       Foundation.exit(2)
     }
   }

@@ -27,3 +27,12 @@ import Testing
     #expect(lines == ["caption \\e]0;title\\a", "error: cannot load 'x\\e[2J'\\nsecond line"])
   }
 }
+
+extension DisplayTests {
+  @Test(arguments: [
+    ("plain", 5), ("日本語", 6), ("👍🏽", 2), ("e\u{301}", 1), ("한국", 4), ("\\e[31m", 6),
+  ])
+  func columnsCountWideCharactersTwice(text: String, columns: Int) {
+    #expect(Display.columns(text) == columns)
+  }
+}
