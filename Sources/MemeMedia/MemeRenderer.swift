@@ -44,9 +44,22 @@ public struct MemeRenderer: Sendable {
   /// The longest side of a thumbnail.
   public static let thumbnailDimension = 256
 
-  /// The PNG settings chosen by measurement (see README, Speed, and `make bench`).
+  /// The PNG settings chosen by measurement: the 12-MP bench photo as a meme, render only
+  /// (memesh-render-bench --png METHOD:LEVEL:FILTER:THREADS), medians of 3, machine quiet:
+  ///
+  ///     zlib 1, Up, 2 threads (pigz-style)  326 ms  16.33 MB  peak 115 MB   ← chosen
+  ///     zlib 2, Up, 2 threads               357 ms  16.28 MB  peak 115 MB
+  ///     zlib 1, Paeth, 2 threads            398 ms  16.56 MB
+  ///     libdeflate 1, Up (2 filter threads)  374 ms  17.22 MB  peak 142 MB (needs every
+  ///                                                             filtered row at once: +36 MB)
+  ///     zlib 6, Up, 2 threads               955 ms  16.37 MB  (the size reference)
+  ///     libpng + zlib 6, adaptive filters  3426 ms  22.02 MB  (bench/floor.c)
+  ///
+  /// Under heavy load from other processes libdeflate's single thread was faster (its total CPU
+  /// is lower), but zlib streams rows straight from the picture, so a 12-MP PNG share stays
+  /// under 2.5× the decoded picture.
   public static let pngCompression = PNGCompression(
-    useLibdeflate: true, level: 1, filter: 2, threads: 2)
+    useLibdeflate: false, level: 1, filter: 2, threads: 2)
 
   public var captions: CaptionRenderer
   public var pngCompression: PNGCompression
