@@ -71,7 +71,9 @@ let package = Package(
     // Drives a store from separate processes for MemeStoreTests (crash loop, two sessions).
     .executableTarget(
       name: "memesh-store-torture", dependencies: ["MemeStore"], path: "Tests/StoreTorture"),
-    .testTarget(name: "MemeShellTests", dependencies: ["MemeShell", "line-editor-demo"]),
+    // The end-to-end test runs the built `memesh` binary with piped input.
+    .testTarget(
+      name: "MemeShellTests", dependencies: ["MemeShell", "memesh", "line-editor-demo"]),
     // A LineEditor with a fixed completer that MemeShellTests drive through a pseudo-terminal.
     .executableTarget(
       name: "line-editor-demo", dependencies: ["MemeShell"], path: "Tests/LineEditorDemo"),
@@ -89,7 +91,7 @@ let package = Package(
       name: "memesh-fuzz", dependencies: ["MemeFuzzTargets"], path: "Tests/Fuzz/Driver"),
     // Every committed crash input and seed, through its target, in `swift test`.
     .testTarget(
-      name: "FuzzRegressionTests", dependencies: ["MemeFuzzTargets"],
+      name: "FuzzRegressionTests", dependencies: ["MemeFuzzTargets", "memesh-image-probe"],
       path: "Tests/Fuzz/RegressionTests"),
   ]
 )

@@ -35,12 +35,16 @@ HELPER_C = r"""
 #include <jpeglib.h>
 /* usage: helper MODE WIDTH HEIGHT RAW OUT
    MODE 411: RGB input, YCbCr 4:1:1.  ycck: CMYK input (Adobe-inverted), stored as YCCK.
-   cmyk-plain: CMYK input (plain ink), stored as CMYK without the Adobe marker. */
+   cmyk-plain: CMYK input (plain ink), stored as CMYK without the Adobe marker.
+   scans: RGB input, progressive with a valid script of 2112 scans (each coefficient of each
+   component alone, sent in 11 successive-approximation steps). */
 int main(int argc, char **argv) {
   if (argc != 6) return 2;
   const char *mode = argv[1];
   int width = atoi(argv[2]), height = atoi(argv[3]);
-  int rgb = strcmp(mode, "411") == 0, components = rgb ? 3 : 4;
+  int many_scans = strcmp(mode, "scans") == 0;
+  int rgb = strcmp(mode, "411") == 0 || many_scans, components = rgb ? 3 : 4;
+  static jpeg_scan_info script[3 * 64 * 11];
   FILE *in = fopen(argv[4], "rb"), *out = fopen(argv[5], "wb");
   if (!in || !out) return 3;
   unsigned char *pixels = malloc((size_t)width * height * components);
@@ -57,7 +61,23 @@ int main(int argc, char **argv) {
   jpeg.in_color_space = rgb ? JCS_RGB : JCS_CMYK;
   jpeg_set_defaults(&jpeg);
   jpeg_set_quality(&jpeg, 95, TRUE);
-  if (rgb) {
+  if (many_scans) {
+    int count = 0;
+    for (int component = 0; component < 3; component++) {
+      for (int coefficient = 0; coefficient < 64; coefficient++) {
+        for (int low = 10; low >= 0; low--) {
+          jpeg_scan_info *scan = &script[count++];
+          scan->comps_in_scan = 1;
+          scan->component_index[0] = component;
+          scan->Ss = scan->Se = coefficient;
+          scan->Ah = low == 10 ? 0 : low + 1;
+          scan->Al = low;
+        }
+      }
+    }
+    jpeg.scan_info = script;
+    jpeg.num_scans = count;
+  } else if (rgb) {
     jpeg.comp_info[0].h_samp_factor = 4;
     jpeg.comp_info[0].v_samp_factor = 1;
     jpeg.comp_info[1].h_samp_factor = jpeg.comp_info[2].h_samp_factor = 1;
@@ -283,8 +303,13 @@ def main():
     # MARK: Bombs
     # A PNG whose IHDR claims 100000×100000 (40 GB of RGBA).
     write("bomb-100000x100000.png", png(100000, 100000))
-    # A JPEG with thousands of scans: a 512×512 progressive picture whose last AC scan is
-    # repeated 3000 times (libjpeg only warns about the bogus progression and goes on).
+    # A JPEG with thousands of valid scans (2112: the most a script can have for 3 components).
+    many = via_helper("scans", quadrants(16, 16), quadrants(16, 16).tobytes())
+    assert many.count(b"\xff\xda") == 2112
+    check_quadrants(many, 16, 16)
+    write("bomb-2112-scans.jpg", many)
+    # A JPEG with thousands of bogus scans: a 512×512 progressive picture whose last AC scan is
+    # repeated 3000 times (libjpeg only warns about the inconsistent progression and goes on).
     progressive = jpeg(quadrants(512, 512), quality=50, progressive=True)
     segments = jpeg_segments(progressive)
     last_scan = [s for s in segments if s[0] == 0xDA][-1]

@@ -1,3 +1,4 @@
+import CMemeshShim
 import MemeCore
 
 /// The few pixels a caption covers: an outline mask, a fill mask and color glyphs, merged and
@@ -62,12 +63,12 @@ struct CaptionCanvas {
     let width = region.width
     bitmap.pixels.withUnsafeBufferPointer { source in
       mask.withUnsafeMutableBufferPointer { destination in
+        guard let from = source.baseAddress, let into = destination.baseAddress else { return }
         for row in rows {
-          let from = row * bitmap.width
-          let to = (originY + row) * width + originX
-          for column in columns where source[from + column] > destination[to + column] {
-            destination[to + column] = source[from + column]
-          }
+          // The maximum of the two coverages, in C (vectorized) for 12-MP captions.
+          memesh_max_bytes(
+            into + (originY + row) * width + originX + columns.lowerBound,
+            from + row * bitmap.width + columns.lowerBound, columns.count)
         }
       }
     }
@@ -90,16 +91,12 @@ struct CaptionCanvas {
     strip.pixels.withUnsafeMutableBufferPointer { pixels in
       for (mask, color) in [(outline, UInt8(0)), (fill, UInt8(255))] {
         mask.withUnsafeBufferPointer { mask in
-          for row in (visible.lowerBound - region.y)..<(visible.upperBound - region.y) {
-            for column in 0..<region.width {
-              let alpha = Int(mask[row * region.width + column])
-              guard alpha > 0 else { continue }
-              let index = ((region.y + row - firstRow) * imageWidth + region.x + column) * 4
-              CaptionCanvas.blend(
-                into: pixels, at: index, red: Int(color), green: Int(color), blue: Int(color),
-                alpha: alpha, premultiplied: false)
-            }
-          }
+          guard let target = pixels.baseAddress, let coverage = mask.baseAddress else { return }
+          // CaptionCanvas.blend's arithmetic, in C: millions of pixels on a 12-MP meme.
+          memesh_composite_mask(
+            target + ((visible.lowerBound - firstRow) * imageWidth + region.x) * 4,
+            imageWidth * 4, coverage + (visible.lowerBound - region.y) * region.width,
+            region.width, UInt32(region.width), UInt32(visible.count), color)
         }
       }
       for (bitmap, x, y) in colors {

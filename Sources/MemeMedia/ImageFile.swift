@@ -80,7 +80,9 @@ public enum ImageFile {
   }
 
   /// The C library's `read`, which `ImageFile.read` would otherwise shadow.
-  private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int)
+  private static func systemRead(
+    _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int
+  )
     -> Int
   {
     #if canImport(Glibc)

@@ -145,7 +145,8 @@ public enum ImageOps {
             continue
           }
           for channel in 0..<3 {
-            out[index + channel] = UInt8(min(255, max(0, (sums[index + channel] / alpha).rounded())))
+            out[index + channel] = UInt8(
+              min(255, max(0, (sums[index + channel] / alpha).rounded())))
           }
           out[index + 3] = UInt8(min(255, max(0, alpha.rounded())))
         }

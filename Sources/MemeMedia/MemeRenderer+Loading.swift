@@ -4,26 +4,30 @@ import Foundation
 import MemeCore
 
 extension MemeRenderer {
-  /// Loads `path` as the editor's picture, like `ImageFile.sourcePicture(path:)` but with the
-  /// work spread over the cores: the full decode, the preview proxy (a second libjpeg pass with
-  /// DCT scaling, which skips most of the inverse transform) and the SHA-256 of the original run
-  /// at the same time. A PNG's proxy is reduced from the full decode in C.
-  public static func loadPicture(path: String, limits: DecodeLimits = .default) throws -> (
-    picture: SourcePicture, warnings: [String]
-  ) {
+  /// Loads `path` as the editor's picture, like `ImageFile.sourcePicture(path:)`, with the work
+  /// spread over two cores: one decodes the full picture; the other hashes the original
+  /// (SHA-256) and then, for a JPEG, makes the preview proxy with a DCT-scaled libjpeg pass
+  /// (1/4 or 1/8: most of the inverse transform skipped), which together take about as long as
+  /// the full decode. A PNG's proxy is reduced from the decoded pixels in C afterwards.
+  /// The decoded file comes back too, for its warnings and its embedded recipe. `displayPath`
+  /// (default `path`) is what the picture is called in prompts.
+  public static func loadPicture(
+    path: String, displayPath: String? = nil, limits: DecodeLimits = .default
+  ) throws -> (picture: SourcePicture, decoded: DecodedImage) {
     let bytes = try ImageFile.read(path: path)
-    let format = ImageCodec.sniff(bytes)
+    let isJPEG = ImageCodec.sniff(bytes) == .jpeg
     let results = LoadResults()
-    DispatchQueue.concurrentPerform(iterations: format == .jpeg ? 3 : 2) { task in
-      switch task {
-      case 0:
-        results.set { $0.decoded = Result { try ImageCodec.decode(bytes, name: path, limits: limits) } }
-      case 1:
+    DispatchQueue.concurrentPerform(iterations: 2) { task in
+      if task == 0 {
+        let decoded = Result { try ImageCodec.decode(bytes, name: path, limits: limits) }
+        results.set { $0.decoded = decoded }
+      } else {
         let digest = Checksum.sha256(bytes)
         results.set { $0.sha256 = digest }
-      default:
-        let proxy = Result { try jpegProxy(bytes, name: path, limits: limits) }
-        results.set { $0.proxy = proxy }
+        if isJPEG {
+          let proxy = Result { try jpegProxy(bytes, name: path, limits: limits) }
+          results.set { $0.proxy = proxy }
+        }
       }
     }
     let finished = results.take()
@@ -31,21 +35,42 @@ extension MemeRenderer {
       throw MemeError("cannot load '\(path)': the decoder did not run")
     }
     let decoded = try decodedResult.get()
-    let proxy: RGBAImage
-    if let proxyResult = finished.proxy {
-      proxy = try proxyResult.get()
-    } else {
-      proxy = reduced(decoded.image, toFit: ImageFile.proxyDimension)
-    }
+    let proxy =
+      (try? finished.proxy?.get())
+      ?? reduced(decoded.image, toFit: ImageFile.proxyDimension, isOpaque: decoded.format == .jpeg)
     let picture = SourcePicture(
-      path: path, originalBytes: bytes, sha256: finished.sha256 ?? Checksum.sha256(bytes),
-      format: decoded.format, image: decoded.image, proxy: proxy)
-    return (picture, decoded.warnings)
+      path: displayPath ?? path, originalBytes: bytes,
+      sha256: finished.sha256 ?? Checksum.sha256(bytes), format: decoded.format,
+      image: decoded.image, proxy: proxy)
+    return (picture, decoded)
   }
 
-  /// The preview proxy straight from libjpeg's DCT scaling: the largest reduction (1/8, 1/4,
-  /// 1/2) that keeps the longest side within 1/8 of `ImageFile.proxyDimension`, so a 4000-pixel
-  /// photo gives a 1000-pixel proxy with no further scaling.
+  /// Like `ImageFile.sourcePicture(path:bytes:decoded:)` for a file already read and decoded:
+  /// the proxy reduced in C while the SHA-256 runs on a second thread.
+  public static func sourcePicture(path: String, bytes: Data, decoded: DecodedImage)
+    -> SourcePicture
+  {
+    let results = LoadResults()
+    DispatchQueue.concurrentPerform(iterations: 2) { task in
+      if task == 0 {
+        let proxy = reduced(
+          decoded.image, toFit: ImageFile.proxyDimension, isOpaque: decoded.format == .jpeg)
+        results.set { $0.proxy = .success(proxy) }
+      } else {
+        let digest = Checksum.sha256(bytes)
+        results.set { $0.sha256 = digest }
+      }
+    }
+    let finished = results.take()
+    let proxy = (try? finished.proxy?.get()) ?? reduced(decoded.image, toFit: ImageFile.proxyDimension)
+    return SourcePicture(
+      path: path, originalBytes: bytes, sha256: finished.sha256 ?? Checksum.sha256(bytes),
+      format: decoded.format, image: decoded.image, proxy: proxy)
+  }
+
+  /// A preview proxy from a DCT-scaled libjpeg pass: the largest reduction (1/8, 1/4, 1/2) that
+  /// keeps the longest side within 1/8 of `ImageFile.proxyDimension` (a 4000-pixel photo gives
+  /// 1000 pixels at 1/4), then reduced in C when still larger.
   public static func jpegProxy(_ bytes: Data, name: String, limits: DecodeLimits) throws -> RGBAImage {
     let limit = ImageFile.proxyDimension
     let raw = try ImageCodec.decodeRaw(bytes, format: .jpeg, name: name, limits: limits) { size in
@@ -57,7 +82,9 @@ extension MemeRenderer {
 
   /// A box-filtered copy whose longest side is at most `dimension` (the image itself when it is
   /// already small enough). The C loop is many times faster than `ImageOps.scaled` on 12 MP.
-  public static func reduced(_ image: RGBAImage, toFit dimension: Int) -> RGBAImage {
+  public static func reduced(_ image: RGBAImage, toFit dimension: Int, isOpaque: Bool? = nil)
+    -> RGBAImage
+  {
     let size = ImageOps.fittedSize(of: image.size, toFit: dimension, dimension)
     guard size != image.size, size.width > 0, size.height > 0 else { return image }
     let count = size.width * size.height * 4
@@ -69,7 +96,8 @@ extension MemeRenderer {
         }
         rows.withUnsafeBufferPointer { pointers in
           var whole = memesh_rows(
-            rows: pointers.baseAddress, width: UInt32(image.width), height: UInt32(image.height))
+            rows: pointers.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
+            opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1)
           memesh_downscale_rows(
             &whole, UInt32(size.width), UInt32(size.height), target.baseAddress)
         }

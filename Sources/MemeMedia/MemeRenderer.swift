@@ -15,7 +15,7 @@ public struct MemeRenderer: Sendable {
     public var format: ImageFormat
     /// Size of the meme (the crop's size).
     public var size: PixelSize
-    /// PNG, longest side at most `MemeRenderer.thumbnailDimension`.
+    /// PNG, longest side at most `MemeRenderer.thumbnailDimension`, with the same recipe.
     public var thumbnail: Data
     public var thumbnailSize: PixelSize
     /// What the captions did (shrunk, wrapped, cut, fallback fonts).
@@ -44,9 +44,22 @@ public struct MemeRenderer: Sendable {
   /// The longest side of a thumbnail.
   public static let thumbnailDimension = 256
 
-  /// The PNG settings chosen by measurement (see README, Speed, and `make bench`).
+  /// The PNG settings chosen by measurement: the 12-MP bench photo as a meme, render only
+  /// (memesh-render-bench --png METHOD:LEVEL:FILTER:THREADS), medians of 3, machine quiet:
+  ///
+  ///     zlib 1, Up, 2 threads (pigz-style)  326 ms  16.33 MB  peak 115 MB   ← chosen
+  ///     zlib 2, Up, 2 threads               357 ms  16.28 MB  peak 115 MB
+  ///     zlib 1, Paeth, 2 threads            398 ms  16.56 MB
+  ///     libdeflate 1, Up (2 filter threads)  374 ms  17.22 MB  peak 142 MB (needs every
+  ///                                                             filtered row at once: +36 MB)
+  ///     zlib 6, Up, 2 threads               955 ms  16.37 MB  (the size reference)
+  ///     libpng + zlib 6, adaptive filters  3426 ms  22.02 MB  (bench/floor.c)
+  ///
+  /// Under heavy load from other processes libdeflate's single thread was faster (its total CPU
+  /// is lower), but zlib streams rows straight from the picture, so a 12-MP PNG share stays
+  /// under 2.5× the decoded picture.
   public static let pngCompression = PNGCompression(
-    useLibdeflate: true, level: 1, filter: 2, threads: 2)
+    useLibdeflate: false, level: 1, filter: 2, threads: 2)
 
   public var captions: CaptionRenderer
   public var pngCompression: PNGCompression
@@ -67,15 +80,19 @@ public struct MemeRenderer: Sendable {
     let recipe = MemeRecipe(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
       originalSHA256: picture.sha256)
+    // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
+    // look at 12 million alpha bytes.
     return try render(
       picture.image, top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
-      format: format, options: EncodeOptions(jpegQuality: jpegQuality, recipe: recipe))
+      format: format, options: EncodeOptions(jpegQuality: jpegQuality, recipe: recipe),
+      isOpaque: picture.format == .jpeg ? true : nil)
   }
 
   /// Crops `image`, draws the captions, encodes as `format` and makes the thumbnail.
+  /// `isOpaque` says whether every pixel of `image` is opaque, when the caller knows.
   public func render(
     _ image: RGBAImage, top: String, bottom: String, font: String, crop: Crop = .off,
-    format: ImageFormat, options: EncodeOptions = EncodeOptions()
+    format: ImageFormat, options: EncodeOptions = EncodeOptions(), isOpaque: Bool? = nil
   ) throws -> Output {
     let rect = try crop.resolved(in: image.size)
     guard rect.width > 0, rect.height > 0 else {
@@ -91,7 +108,8 @@ public struct MemeRenderer: Sendable {
     let settings = memesh_png_options(
       use_libdeflate: pngCompression.useLibdeflate ? 1 : 0, level: Int32(pngCompression.level),
       filter: Int32(pngCompression.filter), threads: Int32(pngCompression.threads))
-    let data = try MemeRenderer.withRows(of: image, in: rect, strips: strips) { rows in
+    let data = try MemeRenderer.withRows(of: image, in: rect, strips: strips, isOpaque: isOpaque) {
+      rows in
       try thumbnailPixels.withUnsafeMutableBufferPointer { thumbnail in
         try MemeRenderer.withOptionalCString(recipe) { recipe in
           let keepAlpha: Int32 = format == .png && memesh_rows_opaque(rows) == 0 ? 1 : 0
@@ -108,7 +126,9 @@ public struct MemeRenderer: Sendable {
     }
     let thumbnailImage = RGBAImage(
       width: thumbnailSize.width, height: thumbnailSize.height, pixels: thumbnailPixels)
-    let thumbnail = try ImageCodec.encode(thumbnailImage, as: .png)
+    // The recipe rides in the thumbnail too, like in the meme.
+    let thumbnail = try ImageCodec.encode(
+      thumbnailImage, as: .png, options: EncodeOptions(recipe: options.recipe))
     return Output(
       data: data, format: format, size: rect.size, thumbnail: thumbnail,
       thumbnailSize: thumbnailSize, report: report)
@@ -148,7 +168,7 @@ public struct MemeRenderer: Sendable {
   /// Calls `body` with the meme as row pointers: strip rows where captions are, photo rows
   /// (offset by the crop) everywhere else.
   static func withRows<Result>(
-    of image: RGBAImage, in rect: PixelRect, strips: [Strip],
+    of image: RGBAImage, in rect: PixelRect, strips: [Strip], isOpaque: Bool?,
     _ body: (UnsafePointer<memesh_rows>) throws -> Result
   ) throws -> Result {
     try image.pixels.withUnsafeBufferPointer { photo in
@@ -166,7 +186,10 @@ public struct MemeRenderer: Sendable {
         }
         return try rows.withUnsafeBufferPointer { pointers in
           var meme = memesh_rows(
-            rows: pointers.baseAddress, width: UInt32(rect.width), height: UInt32(rect.height))
+            rows: pointers.baseAddress, width: UInt32(rect.width), height: UInt32(rect.height),
+            opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1)
+          // Looked up once here rather than by each consumer (encoder, thumbnail).
+          meme.opaque = memesh_rows_opaque(&meme)
           return try body(&meme)
         }
       }

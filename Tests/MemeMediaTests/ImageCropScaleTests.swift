@@ -103,8 +103,18 @@ import Testing
       height: (24 + test.denominator - 1) / test.denominator)
     #expect(raw.image.size == expected)
     let proxy = try ImageCodec.decodeProxy(data, name: "b.jpg", maxDimension: test.limit)
-    #expect(proxy.size == ImageOps.fittedSize(of: PixelSize(width: 32, height: 24), toFit: test.limit, test.limit))
+    #expect(
+      proxy.size
+        == ImageOps.fittedSize(of: PixelSize(width: 32, height: 24), toFit: test.limit, test.limit))
     #expect(Quadrants.matches(proxy, tolerance: 60), "\(Quadrants.colours(of: proxy))")
+  }
+
+  @Test(arguments: ["progressive.jpg", "cmyk-adobe.jpg", "ycck-adobe.jpg", "restart.jpg"])
+  func proxyKeepsColoursOfEveryKind(_ file: String) throws {
+    let proxy = try ImageCodec.decodeProxy(
+      try ImageFixtures.data(file), name: file, maxDimension: 8)
+    #expect(proxy.size == PixelSize(width: 8, height: 6))
+    #expect(Quadrants.matches(proxy, tolerance: 60), "\(file): \(Quadrants.colours(of: proxy))")
   }
 
   @Test func proxyOfARotatedPhotoIsUpright() throws {

@@ -75,6 +75,44 @@ import Testing
     #expect(back.image[8, 8].distance(to: RGBA(255, 255, 255)) <= 2)
   }
 
+  @Test(arguments: ImageFormat.allCases)
+  func recipeSurvivesARoundTrip(_ format: ImageFormat) throws {
+    let recipe = MemeRecipe(
+      top: "ÇA VA 🐱", bottom: "line \"two\"", font: "Anton", crop: .aspect(width: 16, height: 9),
+      originalSHA256: String(repeating: "ab", count: 32))
+    let data = try ImageCodec.encode(
+      Self.opaque, as: format, options: EncodeOptions(recipe: recipe))
+    #expect(try ImageCodec.decode(data, name: "r").recipe == recipe)
+    #expect(
+      try ImageCodec.decode(try ImageCodec.encode(Self.opaque, as: format), name: "r").recipe
+        == nil)
+  }
+
+  @Test func recipeAfterTheImageDataIsFound() throws {
+    let recipe = MemeRecipe(
+      top: "A", bottom: "B", font: "Anton", crop: .off, originalSHA256: "00")
+    let text = Array("memesh:recipe".utf8) + [0, 0, 0, 0, 0] + Array(recipe.encoded().utf8)
+    let png = PNGChunk.beforeEnd(
+      try ImageFixtures.data("rgba-5x3.png"), PNGChunk.make("iTXt", text))
+    let decoded = try ImageCodec.decode(png, name: "late.png")
+    #expect(decoded.recipe == recipe)
+    #expect(decoded.warnings.isEmpty)
+  }
+
+  @Test(arguments: [
+    [UInt8](Array("memesh:recipe".utf8) + [0, 0, 0]),  // no language tag terminator
+    [UInt8](Array("memesh:recipe".utf8) + [0]),  // nothing after the keyword
+    [UInt8](Array("memesh:recipes".utf8) + [0, 0, 0, 0, 0] + Array("{}".utf8)),
+    [UInt8](Array("memesh:recipe".utf8) + [0, 0, 0, 0, 0] + Array("not json".utf8)),
+  ])
+  func malformedRecipeChunksAreIgnored(_ text: [UInt8]) throws {
+    let png = PNGChunk.beforeEnd(
+      try ImageFixtures.data("rgba-5x3.png"), PNGChunk.make("iTXt", text))
+    let decoded = try ImageCodec.decode(png, name: "odd.png")
+    #expect(decoded.recipe == nil)
+    #expect(decoded.image.size == PixelSize(width: 5, height: 3))
+  }
+
   @Test func emptyPictureIsAnError() {
     #expect(throws: MemeError.self) {
       try ImageCodec.encode(RGBAImage(width: 0, height: 0), as: .png)

@@ -47,7 +47,8 @@ import Testing
     }
   }
 
-  @Test func restartMarkersArePresentAndDecode() throws {
+  /// Its pixels are checked by `decodesWithTheRightColours` and `ImageJPEGReferenceTests`.
+  @Test func restartFixtureReallyHasRestartMarkers() throws {
     let data = try ImageFixtures.data("restart.jpg")
     #expect(data.contains(Data([0xFF, 0xD0])))
   }
@@ -60,12 +61,42 @@ import Testing
     #expect(decoded.image[60, 63] == RGBA(128, 128, 128))
   }
 
+  @Test func damageAfterTheLastRowLoadsWithAWarning() throws {
+    // A stray scan header between the image data and EOI: every pixel is there.
+    let whole = try ImageFixtures.data("baseline.jpg")
+    let stray: [UInt8] = [
+      0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0, 0, 0xFF, 0xD9,
+    ]
+    let decoded = try ImageCodec.decode(whole.dropLast(2) + Data(stray), name: "s.jpg")
+    #expect(decoded.image == (try ImageCodec.decode(whole, name: "b.jpg")).image)
+    #expect(
+      decoded.warnings == [
+        "'s.jpg': damaged after the image data: didn't expect more than one scan"
+      ])
+  }
+
+  @Test func bytesAfterTheEndAreIgnored() throws {
+    // Motion photos append a video after EOI.
+    let whole = try ImageFixtures.data("baseline.jpg")
+    let decoded = try ImageCodec.decode(whole + Data("....ftypmp42".utf8), name: "m.jpg")
+    #expect(decoded.warnings.isEmpty)
+    #expect(decoded.image == (try ImageCodec.decode(whole, name: "b.jpg")).image)
+  }
+
   @Test func truncatedPNGIsRefused() throws {
     let data = try ImageFixtures.data("rgba-5x3.png")
     let error = #expect(throws: MemeError.self) {
       try ImageCodec.decode(data.prefix(data.count - 20), name: "cut.png")
     }
     #expect(error?.message.hasPrefix("cannot load 'cut.png': ") == true)
+  }
+
+  @Test func pngCutAfterItsImageDataLoadsWithAWarning() throws {
+    let data = try ImageFixtures.data("rgba-5x3.png")
+    let decoded = try ImageCodec.decode(data.dropLast(12), name: "no-iend.png")  // IEND gone
+    #expect(decoded.image == (try ImageCodec.decode(data, name: "whole.png")).image)
+    #expect(
+      decoded.warnings == ["'no-iend.png': damaged after the image data: the file ends early"])
   }
 
   @Test func pngWithAlphaKeepsIt() throws {
@@ -87,8 +118,9 @@ import Testing
   }
 
   static let cases: [Case] = {
-    let rows = (try? ImageFixtures.table(
-      ImageFixtures.images.appendingPathComponent("jpeg-reference.tsv"))) ?? []
+    let rows =
+      (try? ImageFixtures.table(
+        ImageFixtures.images.appendingPathComponent("jpeg-reference.tsv"))) ?? []
     return rows.map { row in
       let hex = Array(row[3].utf8)
       let pixels = stride(from: 0, to: hex.count - 1, by: 2).map { index in

@@ -16,10 +16,12 @@ import Testing
   }
 
   static let decodable: [Case] = {
-    let manifest = (try? ImageFixtures.table(
-      ImageFixtures.pngSuite.appendingPathComponent("MANIFEST.tsv"))) ?? []
-    let reference = (try? ImageFixtures.table(
-      ImageFixtures.pngSuite.appendingPathComponent("reference.tsv"))) ?? []
+    let manifest =
+      (try? ImageFixtures.table(
+        ImageFixtures.pngSuite.appendingPathComponent("MANIFEST.tsv"))) ?? []
+    let reference =
+      (try? ImageFixtures.table(
+        ImageFixtures.pngSuite.appendingPathComponent("reference.tsv"))) ?? []
     let digests = Dictionary(
       reference.map { ($0[0], $0[3]) }, uniquingKeysWith: { first, _ in first })
     return manifest.filter { $0[1] == "decode" }.map { row in

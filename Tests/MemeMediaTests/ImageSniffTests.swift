@@ -31,7 +31,8 @@ import Testing
     let error = #expect(throws: MemeError.self) {
       try ImageCodec.decode(Data("<!DOCTYPE html>".utf8), name: "cat.jpg")
     }
-    #expect(error?.message == #"cannot load 'cat.jpg': not a PNG or JPEG file (starts with "<!DO")"#)
+    #expect(
+      error?.message == #"cannot load 'cat.jpg': not a PNG or JPEG file (starts with "<!DO")"#)
     let control = #expect(throws: MemeError.self) {
       try ImageCodec.decode(Data([0x1B, 0x5B, 0x22, 0x5C, 0x41]), name: "x")
     }

@@ -134,11 +134,42 @@ struct ScratchDirectory {
   func copy(_ name: String, to newName: [UInt8]) throws {
     let data = try ImageFixtures.data(name)
     let path = Array(url.path.utf8) + [UInt8(ascii: "/")] + newName
-    let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let descriptor = open(
+      path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard descriptor >= 0 else { throw MemeError("cannot create \(newName)") }
     defer { close(descriptor) }
     _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
   }
 
   func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Builds PNG chunks for tests that need one the fixtures do not have.
+enum PNGChunk {
+  /// CRC-32 as PNG uses it (polynomial 0xEDB88320).
+  static func crc(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+    }
+    return ~crc
+  }
+
+  /// Length, type, data and CRC.
+  static func make(_ type: String, _ data: [UInt8]) -> Data {
+    func bigEndian(_ value: UInt32) -> [UInt8] {
+      [
+        UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF),
+        UInt8(value & 0xFF),
+      ]
+    }
+    let body = Array(type.utf8) + data
+    return Data(bigEndian(UInt32(data.count)) + body + bigEndian(crc(body)))
+  }
+
+  /// `png` with `chunk` inserted before IEND (the last 12 bytes).
+  static func beforeEnd(_ png: Data, _ chunk: Data) -> Data {
+    png.dropLast(12) + chunk + png.suffix(12)
+  }
 }

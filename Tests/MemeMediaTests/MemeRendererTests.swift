@@ -33,6 +33,17 @@ import Testing
     return try captions.render(onto: cropped, top: top, bottom: bottom, font: "Anton").image
   }
 
+  /// Mean absolute difference per color channel.
+  static func meanError(_ first: RGBAImage, _ second: RGBAImage) -> Double {
+    var total = 0
+    for index in stride(from: 0, to: min(first.pixels.count, second.pixels.count), by: 4) {
+      for channel in 0..<3 {
+        total += abs(Int(first.pixels[index + channel]) - Int(second.pixels[index + channel]))
+      }
+    }
+    return Double(total) / Double(max(1, first.width * first.height * 3))
+  }
+
   func decode(_ data: Data) throws -> DecodedImage {
     try ImageCodec.decode(data, name: "rendered")
   }
@@ -58,13 +69,7 @@ import Testing
     let decoded = try decode(output.data)
     #expect(decoded.format == .jpeg)
     #expect(decoded.image.size == PixelSize(width: 400, height: 300))
-    var total = 0
-    for index in stride(from: 0, to: expected.pixels.count, by: 4) {
-      for channel in 0..<3 {
-        total += abs(Int(expected.pixels[index + channel]) - Int(decoded.image.pixels[index + channel]))
-      }
-    }
-    let meanError = Double(total) / Double(expected.width * expected.height * 3)
+    let meanError = Self.meanError(expected, decoded.image)
     #expect(meanError < 4, "mean error \(meanError) per channel at quality 90")
   }
 
@@ -113,6 +118,7 @@ import Testing
     let state = EditorState(picture: picture, top: "Top", bottom: "Bottom", crop: .aspect(width: 1, height: 1))
     let output = try renderer.render(state, format: format)
     #expect(output.size == PixelSize(width: 150, height: 150))
+    #expect(try decode(output.thumbnail).recipe == decode(output.data).recipe)
     let recipe = try decode(output.data).recipe
     #expect(recipe == MemeRecipe(top: "Top", bottom: "Bottom", font: "Anton", crop: .aspect(width: 1, height: 1), originalSHA256: "abc123"))
   }
@@ -153,7 +159,15 @@ import Testing
       let path = directory.appendingPathComponent(name).path
       try ImageCodec.encode(Self.photo(width: 1800, height: 1200), as: format)
         .write(to: URL(fileURLWithPath: path))
-      let (fast, _) = try MemeRenderer.loadPicture(path: path)
+      let (fast, decoded) = try MemeRenderer.loadPicture(path: path)
+      #expect(decoded.image == fast.image)
+      let bytes = try ImageFile.read(path: path)
+      let wrapped = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+      #expect(wrapped.sha256 == fast.sha256)
+      #expect(max(wrapped.proxy.width, wrapped.proxy.height) == ImageFile.proxyDimension)
+      let wrappedReference = ImageOps.scaled(
+        decoded.image, toFit: wrapped.proxy.width, wrapped.proxy.height)
+      #expect(Self.meanError(wrappedReference, wrapped.proxy) < 3)
       let (reference, _) = try ImageFile.sourcePicture(path: path)
       #expect(fast.image == reference.image)
       #expect(fast.sha256 == reference.sha256)
@@ -163,6 +177,10 @@ import Testing
       #expect(max(fast.proxy.width, fast.proxy.height) >= ImageFile.proxyDimension * 7 / 8)
       // Same aspect ratio as the picture, within a pixel.
       #expect(abs(fast.proxy.width * 1200 - fast.proxy.height * 1800) <= 1800)
+      // And the same picture as the slower area average, give or take rounding at block edges.
+      let scaled = ImageOps.scaled(reference.image, toFit: fast.proxy.width, fast.proxy.height)
+      #expect(scaled.size == fast.proxy.size)
+      #expect(Self.meanError(scaled, fast.proxy) < 3)
     }
   }
 

@@ -12,6 +12,9 @@ typedef struct memesh_rows {
   const uint8_t *const *rows;
   uint32_t width;
   uint32_t height;
+  /// 1: every alpha is 255 (a decoded JPEG); 0: some pixel is not opaque; -1: unknown (looked
+  /// up when needed: each look is a pass over the whole picture).
+  int opaque;
 } memesh_rows;
 
 /// How memesh_encode_png_rows compresses (MemeRenderer.swift has the measured choice).
@@ -27,7 +30,7 @@ typedef struct memesh_png_options {
   int threads;
 } memesh_png_options;
 
-/// 1 when every pixel's alpha is 255.
+/// 1 when every pixel's alpha is 255 (`image->opaque` when known).
 int memesh_rows_opaque(const memesh_rows *image);
 
 /// Baseline JPEG at `quality` (alpha composited over white); `recipe` (or NULL) becomes a COM
@@ -43,6 +46,16 @@ int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char 
 /// Box-filter reduction (alpha-weighted) of `image` to `out_width`×`out_height` RGBA8 pixels.
 void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
                            uint8_t *out);
+
+/// Caption drawing's inner loops (CaptionCanvas), in C because they touch millions of pixels
+/// on a 12-MP meme. Blends `gray` at coverage `mask` over `height` rows of `width` RGBA pixels
+/// (`pixels` rows `row_bytes` apart, `mask` rows `mask_stride` apart): source-over with straight
+/// alpha, integer-exact with CaptionCanvas.blend.
+void memesh_composite_mask(uint8_t *pixels, size_t row_bytes, const uint8_t *mask,
+                           size_t mask_stride, uint32_t width, uint32_t height, uint8_t gray);
+
+/// target[i] = max(target[i], source[i]) for `count` bytes: merges glyph coverage.
+void memesh_max_bytes(uint8_t *target, const uint8_t *source, size_t count);
 
 /// What memesh_render_rows writes: the encoded file and, when asked, a thumbnail.
 typedef struct memesh_render_request {
