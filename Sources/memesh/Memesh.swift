@@ -80,6 +80,9 @@ struct Memesh: ParsableCommand {
 
   /// Parses argv; a usage error exits 2 (argument-parser's default is 64).
   static func main() {
+    if let options = QuickArguments.parse(CommandLine.arguments.dropFirst()) {
+      Foundation.exit(Launcher.run(options))
+    }
     do {
       var command = try parseAsRoot()
       try command.run()
