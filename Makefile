@@ -7,7 +7,8 @@ BINARY := .build/release/memesh
 # Debian packages the build, the tests and the fonts need (`make deps` installs the missing ones).
 DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetype-dev \
   libharfbuzz-dev libchafa-dev libglib2.0-dev libfontconfig-dev libdeflate-dev \
-  fontconfig fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-lohit-deva
+  fontconfig fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-lohit-deva \
+  tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build debug run test unit-test transcripts bench bench-quick install uninstall clean \

@@ -92,6 +92,11 @@ int memesh_interrupt_catch(void) {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   if (sigaction(SIGINT, &action, &previous_action) != 0) return -1;
+  // A parent may have started memesh with SIGINT blocked; Ctrl-C must still reach the flag.
+  sigset_t interrupt_only;
+  sigemptyset(&interrupt_only);
+  sigaddset(&interrupt_only, SIGINT);
+  sigprocmask(SIG_UNBLOCK, &interrupt_only, NULL);
   catching = 1;
   return 0;
 }

@@ -21,6 +21,11 @@ let completer: Completer = { before in
   return CompletionResult(replacedScalars: partial.unicodeScalars.count, candidates: matches)
 }
 
+// A test runner may start this with signals blocked; a shell would not.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+sigprocmask(SIG_SETMASK, &noSignals, nil)
+
 let arguments = CommandLine.arguments
 let historyFile = arguments.count > 1 && arguments[1] != "-" ? URL(fileURLWithPath: arguments[1]) : nil
 let prompt = arguments.count > 2 ? arguments[2] : "demo> "
