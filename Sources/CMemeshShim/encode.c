@@ -172,7 +172,9 @@ static void filter_one(int type, const uint8_t *row, const uint8_t *prior, size_
     }
     break;
   case 2:
-    for (size_t index = 0; index < length; index++) out[index] = (uint8_t)(row[index] - prior[index]);
+    for (size_t index = 0; index < length; index++) {
+      out[index] = (uint8_t)(row[index] - prior[index]);
+    }
     break;
   case 3:
     for (size_t index = 0; index < length; index++) {
@@ -303,7 +305,8 @@ static void *compress_part(void *argument) {
   z_stream stream;
   memset(&stream, 0, sizeof stream);
   int level = part->options.level < 0 ? 1 : part->options.level > 9 ? 9 : part->options.level;
-  if (batch == NULL || deflateInit2(&stream, level, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (batch == NULL ||
+      deflateInit2(&stream, level, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
     free(batch);
     row_filter_free(&filter);
     return NULL;
@@ -335,16 +338,16 @@ static void *compress_part(void *argument) {
         capacity = grown;
       }
       stream.next_out = part->data + stream.total_out;
-      stream.avail_out = (uInt)(capacity - stream.total_out > UINT_MAX ? UINT_MAX
-                                                                        : capacity - stream.total_out);
+      size_t room = capacity - stream.total_out;
+      stream.avail_out = (uInt)(room > UINT_MAX ? UINT_MAX : room);
       int status = deflate(&stream, flush);
       if (status == Z_STREAM_ERROR) {
         ok = 0;
         break;
       }
-      if (flush == Z_FINISH ? status == Z_STREAM_END : stream.avail_in == 0 && stream.avail_out > 0) {
-        break;
-      }
+      int done = flush == Z_FINISH ? status == Z_STREAM_END
+                                   : stream.avail_in == 0 && stream.avail_out > 0;
+      if (done) break;
     }
   }
   part->size = stream.total_out;
@@ -410,9 +413,9 @@ static int compress_image(const memesh_rows *image, int keep_alpha, memesh_png_o
     filter_part_rows(&jobs[0]);
     if (threaded) pthread_join(thread, NULL);
     else if (count == 2) filter_part_rows(&jobs[1]);
+    int filtered_ok = !jobs[0].failed && !(count == 2 && jobs[1].failed);
     struct libdeflate_compressor *compressor =
-        jobs[0].failed || (count == 2 && jobs[1].failed) ? NULL
-                                                         : libdeflate_alloc_compressor(options.level);
+        filtered_ok ? libdeflate_alloc_compressor(options.level) : NULL;
     if (compressor == NULL) {
       free(filtered);
       return 0;
@@ -649,7 +652,9 @@ void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_
         sum[2] = blue;
       } else {
         for (uint32_t x = starts[column]; x < starts[column + 1]; x++) {
-          for (int channel = 0; channel < 4; channel++) sum[channel] += weighted[(size_t)x * 4 + channel];
+          for (int channel = 0; channel < 4; channel++) {
+            sum[channel] += weighted[(size_t)x * 4 + channel];
+          }
         }
       }
       uint64_t pixels = rows * (starts[column + 1] - starts[column]);

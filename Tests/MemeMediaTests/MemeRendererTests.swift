@@ -27,8 +27,7 @@ import Testing
   }
 
   /// The slower path: crop, draw on a copy, nothing else.
-  func reference(_ image: RGBAImage, top: String, bottom: String, crop: Crop) throws -> RGBAImage
-  {
+  func reference(_ image: RGBAImage, top: String, bottom: String, crop: Crop) throws -> RGBAImage {
     let cropped = try ImageOps.crop(image, crop)
     return try captions.render(onto: cropped, top: top, bottom: bottom, font: "Anton").image
   }
@@ -48,13 +47,16 @@ import Testing
     try ImageCodec.decode(data, name: "rendered")
   }
 
-  @Test(arguments: [Crop.off, .rect(PixelRect(x: 17, y: 9, width: 301, height: 203)), .aspect(width: 1, height: 1)])
+  @Test(arguments: [
+    Crop.off, .rect(PixelRect(x: 17, y: 9, width: 301, height: 203)), .aspect(width: 1, height: 1),
+  ])
   func pngMatchesTheSlowPathPixelForPixel(crop: Crop) throws {
     let photo = Self.photo(width: 360, height: 270)
     let output = try renderer.render(
       photo, top: "one does not simply", bottom: "render twice", font: "Anton", crop: crop,
       format: .png)
-    let expected = try reference(photo, top: "one does not simply", bottom: "render twice", crop: crop)
+    let expected = try reference(
+      photo, top: "one does not simply", bottom: "render twice", crop: crop)
     let decoded = try decode(output.data)
     #expect(decoded.format == .png)
     #expect(output.size == expected.size)
@@ -79,8 +81,10 @@ import Testing
     let decoded = try decode(output.data)
     #expect(decoded.image != photo)
     // Only the top strip is drawn on: the bottom half is the photo.
-    let bottomHalf = ImageOps.crop(decoded.image, to: PixelRect(x: 0, y: 120, width: 320, height: 120))
-    #expect(bottomHalf == ImageOps.crop(photo, to: PixelRect(x: 0, y: 120, width: 320, height: 120)))
+    let bottomHalf = ImageOps.crop(
+      decoded.image, to: PixelRect(x: 0, y: 120, width: 320, height: 120))
+    #expect(
+      bottomHalf == ImageOps.crop(photo, to: PixelRect(x: 0, y: 120, width: 320, height: 120)))
   }
 
   @Test func thumbnailKeepsTheMemesAspectRatio() throws {
@@ -103,9 +107,11 @@ import Testing
 
   @Test func transparencySurvivesInPNGAndBecomesWhiteInJPEG() throws {
     let photo = Self.photo(width: 200, height: 160) { x, _ in x < 100 ? 0 : 255 }
-    let png = try decode(try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .png).data)
+    let png = try decode(
+      try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .png).data)
     #expect(png.image == photo)
-    let jpeg = try decode(try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .jpeg).data)
+    let jpeg = try decode(
+      try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .jpeg).data)
     let corner = jpeg.image[10, 80]
     #expect(corner.r > 240 && corner.g > 240 && corner.b > 240)
   }
@@ -115,12 +121,17 @@ import Testing
     let picture = SourcePicture(
       path: "cat.jpg", originalBytes: Data([1, 2, 3]), sha256: "abc123", format: .jpeg,
       image: Self.photo(width: 200, height: 150), proxy: Self.photo(width: 20, height: 15))
-    let state = EditorState(picture: picture, top: "Top", bottom: "Bottom", crop: .aspect(width: 1, height: 1))
+    let state = EditorState(
+      picture: picture, top: "Top", bottom: "Bottom", crop: .aspect(width: 1, height: 1))
     let output = try renderer.render(state, format: format)
     #expect(output.size == PixelSize(width: 150, height: 150))
     #expect(try decode(output.thumbnail).recipe == decode(output.data).recipe)
     let recipe = try decode(output.data).recipe
-    #expect(recipe == MemeRecipe(top: "Top", bottom: "Bottom", font: "Anton", crop: .aspect(width: 1, height: 1), originalSHA256: "abc123"))
+    #expect(
+      recipe
+        == MemeRecipe(
+          top: "Top", bottom: "Bottom", font: "Anton", crop: .aspect(width: 1, height: 1),
+          originalSHA256: "abc123"))
   }
 
   @Test func renderingWithoutAPictureIsAnError() {
@@ -130,7 +141,9 @@ import Testing
   @Test func cropOutsideThePictureIsAnError() {
     let crop = Crop.rect(PixelRect(x: 500, y: 0, width: 10, height: 10))
     #expect(throws: MemeError.self) {
-      try renderer.render(Self.photo(width: 100, height: 100), top: "", bottom: "", font: "Anton", crop: crop, format: .png)
+      try renderer.render(
+        Self.photo(width: 100, height: 100), top: "", bottom: "", font: "Anton", crop: crop,
+        format: .png)
     }
   }
 
@@ -144,7 +157,10 @@ import Testing
     let compression = MemeRenderer.PNGCompression(
       useLibdeflate: libdeflate, level: level, filter: filter, threads: threads)
     let renderer = MemeRenderer(catalog: .standard(), pngCompression: compression)
-    for photo in [Self.photo(width: 300, height: 200), Self.photo(width: 97, height: 131) { x, y in UInt8((x * y) % 256) }] {
+    for photo in [
+      Self.photo(width: 300, height: 200),
+      Self.photo(width: 97, height: 131) { x, y in UInt8((x * y) % 256) },
+    ] {
       let output = try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .png)
       #expect(try decode(output.data).image == photo)
     }
