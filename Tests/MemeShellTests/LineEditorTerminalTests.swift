@@ -47,6 +47,27 @@ import Testing
     try second.waitFor("line: caption x 猫")
   }
 
+  @Test func aDamagedHistoryIsReportedOnceAndLeftAlone() throws {
+    let damaged = Data("my notes\n\u{1B}[2J not history\n".utf8)
+    try FileManager.default.createDirectory(
+      at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try damaged.write(to: historyFile)
+    let terminal = try LineEditorTerminal(history: historyFile, width: 200)
+    try terminal.type("first")
+    try terminal.press("Enter")
+    try terminal.type("second")
+    try terminal.press("Enter", "Up", "Up")
+    try terminal.waitFor("demo> first")
+    try terminal.press("C-c", "C-d")
+    #expect(try terminal.waitForExit())
+    let warnings = try terminal.screen().filter { $0.hasPrefix("warning:") }
+    #expect(warnings == [
+      "warning: history: '\(historyFile.path)' is not a memesh history file (no _HiStOrY_V2_"
+        + " header); leaving it alone, history is not saved"
+    ])
+    #expect(try Data(contentsOf: historyFile) == damaged)
+  }
+
   @Test func tabCompletesListsAndKeepsTheLine() throws {
     let terminal = try LineEditorTerminal(history: nil)
     // Unique: the word and a space.
