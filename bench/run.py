@@ -16,9 +16,11 @@ machine hits every tool alike:
   pillow    bench/pillow_meme.py (memegen's way: ImageDraw.text with stroke_width)
   pyvips    bench/pyvips_meme.py (libvips; Pango text, outline by blur and threshold)
 
-Then caption → preview (issue 7): the cost of one `caption …; preview` after `load` of each
-input, drawn as symbols in a pseudo-terminal; the preview renders from the editor's proxy, so it
-should not grow with the photo. Then start-up alone: `memesh -c quit` against
+Then caption → preview (issue 7): in-process through memesh-render-bench --preview, and the
+cost of one `caption …; preview` after `load` of each input, drawn as symbols in a
+pseudo-terminal; the preview renders from the editor's proxy, so it should not grow with the
+photo. Then a store of 10,000 memes (`browse --tsv`, `show 5`, `quit` against a store of 10,
+indexes written by memesh-store-torture). Then start-up alone: `memesh -c quit` against
 `sqlite3 :memory: .quit`.
 
 memesh also saves every shared meme into its store (original, rendered file, thumbnail, index);
