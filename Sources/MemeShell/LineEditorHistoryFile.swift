@@ -32,7 +32,7 @@ struct LineEditorHistoryFile {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     if descriptor < 0 {
       if errno == ENOENT { return .success([]) }
-      return .failure(refusal("cannot read it: \(LineEditorHistoryFile.reason(errno))"))
+      return .failure(refusal("cannot be read: \(LineEditorHistoryFile.reason(errno))"))
     }
     defer { Glibc.close(descriptor) }
     flock(descriptor, LOCK_SH)
@@ -50,11 +50,11 @@ struct LineEditorHistoryFile {
     var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     if lines.last?.isEmpty == true { lines.removeLast() }
     guard let first = lines.first, first.elementsEqual(LineEditorHistoryEncoding.header.utf8)
-    else { throw refusal("it is not a memesh history file (no \(LineEditorHistoryEncoding.header))") }
+    else { throw refusal("is not a memesh history file (no \(LineEditorHistoryEncoding.header) header)") }
     var entries: [String] = []
     for (index, line) in lines.enumerated().dropFirst() {
       guard let entry = LineEditorHistoryEncoding.decode(line) else {
-        throw refusal("line \(index + 1) is damaged")
+        throw refusal("has a damaged line \(index + 1)")
       }
       entries.append(entry)
     }
@@ -64,11 +64,11 @@ struct LineEditorHistoryFile {
   private func readAll(_ descriptor: Int32) throws(Failure) -> [UInt8] {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
-      throw refusal("cannot read it: \(LineEditorHistoryFile.reason(errno))")
+      throw refusal("cannot be read: \(LineEditorHistoryFile.reason(errno))")
     }
-    guard (status.st_mode & S_IFMT) == S_IFREG else { throw refusal("it is not a regular file") }
+    guard (status.st_mode & S_IFMT) == S_IFREG else { throw refusal("is not a regular file") }
     guard status.st_size <= LineEditorHistoryFile.maximumSize else {
-      throw refusal("it is larger than \(LineEditorHistoryFile.maximumSize >> 20) MiB")
+      throw refusal("is larger than \(LineEditorHistoryFile.maximumSize >> 20) MiB")
     }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
@@ -76,12 +76,12 @@ struct LineEditorHistoryFile {
     while true {
       let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
       if count < 0 && errno == EINTR { continue }
-      if count < 0 { throw refusal("cannot read it: \(LineEditorHistoryFile.reason(errno))") }
+      if count < 0 { throw refusal("cannot be read: \(LineEditorHistoryFile.reason(errno))") }
       if count == 0 { break }
       bytes += chunk[..<count]
       offset += off_t(count)
       if bytes.count > LineEditorHistoryFile.maximumSize {
-        throw refusal("it is larger than \(LineEditorHistoryFile.maximumSize >> 20) MiB")
+        throw refusal("is larger than \(LineEditorHistoryFile.maximumSize >> 20) MiB")
       }
     }
     return bytes
@@ -128,7 +128,7 @@ struct LineEditorHistoryFile {
       let flags = create ? (O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC) : (O_RDONLY | O_CLOEXEC)
       let descriptor = open(path, flags, 0o600)
       if descriptor < 0 {
-        throw refusal("cannot write it: \(LineEditorHistoryFile.reason(errno))")
+        throw refusal("cannot be written: \(LineEditorHistoryFile.reason(errno))")
       }
       while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
       var opened = stat()
@@ -140,7 +140,7 @@ struct LineEditorHistoryFile {
       }
       Glibc.close(descriptor)
     }
-    throw refusal("it keeps being replaced")
+    throw refusal("keeps being replaced")
   }
 
   private func checkHeader(_ descriptor: Int32) throws(Failure) {
@@ -148,14 +148,14 @@ struct LineEditorHistoryFile {
     var start = [UInt8](repeating: 0, count: header.count)
     let count = start.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
     guard count == header.count, start == header else {
-      throw refusal("it is not a memesh history file (no \(LineEditorHistoryEncoding.header))")
+      throw refusal("is not a memesh history file (no \(LineEditorHistoryEncoding.header) header)")
     }
   }
 
   /// Rewrites the locked file with its last `limit` entries when it has more.
   private func trimLocked(_ descriptor: Int32) throws(Failure) {
     let reader = open(path, O_RDONLY | O_CLOEXEC)
-    guard reader >= 0 else { throw refusal("cannot read it: \(LineEditorHistoryFile.reason(errno))") }
+    guard reader >= 0 else { throw refusal("cannot be read: \(LineEditorHistoryFile.reason(errno))") }
     defer { Glibc.close(reader) }
     let entries = try entries(in: readAll(reader))
     if entries.count <= limit { return }
@@ -167,7 +167,7 @@ struct LineEditorHistoryFile {
       buffer.baseAddress.map { mkstemp($0) } ?? -1
     }
     guard temporary >= 0 else {
-      throw refusal("cannot trim it: \(LineEditorHistoryFile.reason(errno))")
+      throw refusal("cannot be trimmed: \(LineEditorHistoryFile.reason(errno))")
     }
     let temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var text = LineEditorHistoryEncoding.header + "\n"
@@ -176,7 +176,7 @@ struct LineEditorHistoryFile {
       try write(Array(text.utf8), to: temporary)
       fchmod(temporary, 0o600)
       guard fsync(temporary) == 0, rename(temporaryPath, target.path) == 0 else {
-        throw refusal("cannot trim it: \(LineEditorHistoryFile.reason(errno))")
+        throw refusal("cannot be trimmed: \(LineEditorHistoryFile.reason(errno))")
       }
       Glibc.close(temporary)
     } catch {
@@ -191,7 +191,7 @@ struct LineEditorHistoryFile {
     while !remaining.isEmpty {
       let count = remaining.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
-      if count <= 0 { throw refusal("cannot write it: \(LineEditorHistoryFile.reason(errno))") }
+      if count <= 0 { throw refusal("cannot be written: \(LineEditorHistoryFile.reason(errno))") }
       remaining = remaining.dropFirst(count)
     }
   }
@@ -205,12 +205,12 @@ struct LineEditorHistoryFile {
     if mkdir(folder, 0o700) != 0 && errno != EEXIST {
       throw Failure(
         message: "history: cannot create '\(LineEditorText.visible(folder))': "
-          + LineEditorHistoryFile.reason(errno))
+          + LineEditorHistoryFile.reason(errno) + "; history is not saved")
     }
   }
 
   private func refusal(_ why: String) -> Failure {
-    Failure(message: "history: '\(shownPath)': \(why); it is left as it is and not saved to")
+    Failure(message: "history: '\(shownPath)' \(why); leaving it alone, history is not saved")
   }
 
   static func reason(_ code: Int32) -> String {

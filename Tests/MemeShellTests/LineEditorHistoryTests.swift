@@ -95,7 +95,7 @@ import Testing
       Issue.record("a damaged line loaded")
       return
     }
-    #expect(lineFailure.message.contains("line 3 is damaged"))
+    #expect(lineFailure.message.contains("has a damaged line 3"))
   }
 
   @Test func aFolderInItsPlaceIsRefused() throws {

@@ -91,6 +91,16 @@ final class LineEditorTerminal {
     return (parts[0], parts[1])
   }
 
+  /// Waits (at most 10 s) until the cursor is at `column`, `row`; false when it never gets there.
+  func waitForCursor(_ column: Int, _ row: Int) throws -> Bool {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+      if let position = try? cursor(), position == (column, row) { return true }
+      usleep(30_000)
+    }
+    return false
+  }
+
   /// Waits (at most 10 s, so a broken editor fails instead of hanging) until `condition` holds
   /// for the screen's text; throws with the screen when it never does.
   func waitFor(_ condition: (String) -> Bool) throws {

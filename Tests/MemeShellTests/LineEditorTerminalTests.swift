@@ -47,6 +47,33 @@ import Testing
     try second.waitFor("line: caption x 猫")
   }
 
+  @Test func aDamagedHistoryIsReportedOnceAndLeftAlone() throws {
+    let damaged = Data("my notes\n\u{1B}[2J not history\n".utf8)
+    try FileManager.default.createDirectory(
+      at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try damaged.write(to: historyFile)
+    let terminal = try LineEditorTerminal(history: historyFile, width: 200)
+    #expect(try terminal.screen().prefix(2) == [
+      "warning: history: '\(historyFile.path)' is not a memesh history file (no _HiStOrY_V2_"
+        + " header); leaving it alone, history is not saved",
+      "demo>",
+    ])
+    try terminal.type("first")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: first")
+    try terminal.type("second")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: second")
+    try terminal.press("Up", "Up")
+    try terminal.waitFor("demo> first")
+    try terminal.press("C-c")
+    try terminal.waitFor("interrupt")
+    try terminal.press("C-d")
+    #expect(try terminal.waitForExit())
+    #expect(try terminal.events() == ["line: first", "line: second", "interrupt", "end"])
+    #expect(try Data(contentsOf: historyFile) == damaged)
+  }
+
   @Test func tabCompletesListsAndKeepsTheLine() throws {
     let terminal = try LineEditorTerminal(history: nil)
     // Unique: the word and a space.
@@ -62,11 +89,12 @@ import Testing
     try terminal.waitFor("demo> show font-")
     try terminal.press("Tab")
     try terminal.waitFor("font-12")
+    try terminal.waitFor("demo> show font-", count: 2)
     let screen = try terminal.screen()
     let listRows = screen.filter { $0.hasPrefix("font-01") || $0.hasPrefix("font-02") }
     #expect(listRows.count == 2, "the 12 fonts fill rows across the 60 columns")
     #expect(screen.last { !$0.isEmpty } == "demo> show font-")
-    #expect(try terminal.cursor() == (16, screen.lastIndex { !$0.isEmpty } ?? -1))
+    #expect(try terminal.waitForCursor(16, screen.lastIndex { !$0.isEmpty } ?? -1))
     try terminal.type("1")
     try terminal.press("Tab")
     try terminal.waitFor("demo> show font-1")
@@ -137,14 +165,14 @@ import Testing
     // 猫> is 4 columns, 日本語 6, a space 1, e + U+0301 one.
     try terminal.type("日本語 e\u{301}")
     try terminal.waitFor("猫> 日本語 é")
-    #expect(try terminal.cursor() == (12, 0))
+    #expect(try terminal.waitForCursor(12, 0))
     try terminal.press("C-a")
-    try terminal.waitFor { _ in (try? self.cursorColumn(terminal)) == 4 }
+    #expect(try terminal.waitForCursor(4, 0))
     try terminal.press("Right")
-    #expect(try terminal.cursor() == (6, 0))
+    #expect(try terminal.waitForCursor(6, 0))
     try terminal.type("ü")
     try terminal.waitFor("猫> 日ü本語 é")
-    #expect(try terminal.cursor() == (7, 0))
+    #expect(try terminal.waitForCursor(7, 0))
     try terminal.press("Enter")
     try terminal.waitFor("line: 日ü本語 e\u{301}")
   }
@@ -155,22 +183,18 @@ import Testing
     try terminal.type(words)
     try terminal.waitFor("nine ca")
     // 6 + 47 characters: the cursor is on the second row, 23 columns in.
-    #expect(try terminal.cursor() == (23, 1))
+    #expect(try terminal.waitForCursor(23, 1))
     try terminal.press("Tab")
     try terminal.waitFor("caption")
+    try terminal.waitFor("six seven eight nine ca", count: 2)
     let screen = try terminal.screen()
     #expect(Array(screen[0...4]) == [
       "demo> one two three four five", "six seven eight nine ca",
       "caption  cancel   camera", "demo> one two three four five", "six seven eight nine ca",
     ])
     try terminal.press("C-a")
-    try terminal.waitFor { _ in (try? self.cursorColumn(terminal)) == 6 }
-    #expect(try terminal.cursor() == (6, 3))
+    #expect(try terminal.waitForCursor(6, 3))
     try terminal.press("Enter")
     try terminal.waitFor("line: one two three four five\nsix seven eight nine ca")
-  }
-
-  private func cursorColumn(_ terminal: LineEditorTerminal) throws -> Int {
-    try terminal.cursor().column
   }
 }
