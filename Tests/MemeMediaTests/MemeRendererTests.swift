@@ -134,6 +134,18 @@ import Testing
           originalSHA256: "abc123"))
   }
 
+  @Test(arguments: [(1, 1), (1, 200), (200, 1), (3, 70), (70, 3)])
+  func tinyPicturesRoundTrip(width: Int, height: Int) throws {
+    let photo = Self.photo(width: width, height: height)
+    for format in [ImageFormat.png, .jpeg] {
+      let output = try renderer.render(
+        photo, top: "tiny", bottom: "meme", font: "Anton", format: format)
+      let decoded = try decode(output.data)
+      #expect(decoded.image.size == photo.size)
+      #expect(try decode(output.thumbnail).image.size == output.thumbnailSize)
+    }
+  }
+
   @Test func renderingWithoutAPictureIsAnError() {
     #expect(throws: MemeError.self) { try renderer.render(EditorState(), format: .png) }
   }
