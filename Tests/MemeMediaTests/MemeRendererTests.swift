@@ -75,6 +75,20 @@ import Testing
     #expect(meanError < 4, "mean error \(meanError) per channel at quality 90")
   }
 
+  /// Tall pictures are encoded as two halves on two threads and joined at a restart marker; the
+  /// pixels must come out as from one pass.
+  @Test(arguments: [(320, 1000), (333, 517), (64, 4099)])
+  func splitJPEGDecodesLikeOnePass(width: Int, height: Int) throws {
+    let photo = Self.photo(width: width, height: height)
+    let output = try renderer.render(
+      photo, top: "top", bottom: "bottom", font: "Anton", format: .jpeg)
+    let drawn = try reference(photo, top: "top", bottom: "bottom", crop: .off)
+    let onePass = try decode(try ImageCodec.encode(drawn, as: .jpeg))
+    let decoded = try decode(output.data)
+    #expect(decoded.image.size == photo.size)
+    #expect(decoded.image == onePass.image)
+  }
+
   @Test func captionsReallyChangeTheMeme() throws {
     let photo = Self.photo(width: 320, height: 240)
     let output = try renderer.render(photo, top: "HELLO", bottom: "", font: "Anton", format: .png)
