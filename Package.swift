@@ -25,11 +25,14 @@ let package = Package(
     systemLibrary("CChafa", pkgConfig: "chafa", apt: ["libchafa-dev", "libglib2.0-dev"]),
     systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
     systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
-    // The only C memesh writes: libpng's and libjpeg's setjmp/longjmp error handling.
+    // The only C memesh writes: libpng's and libjpeg's setjmp/longjmp error handling, and
+    // non-variadic wrappers for libedit's variadic configuration calls.
     .target(
       name: "CMemeshShim",
-      dependencies: ["CPNG", "CJPEG", "CDeflate"],
-      path: "Sources/CMemeshShim"
+      dependencies: ["CPNG", "CJPEG", "CDeflate", "CEdit"],
+      path: "Sources/CMemeshShim",
+      // encode.c streams PNG data through zlib itself (libpng's own dependency).
+      linkerSettings: [.linkedLibrary("z")]
     ),
 
     // MARK: - Swift
@@ -45,7 +48,7 @@ let package = Package(
     // The REPL: registry, tokenizer, completion, views, transcripts.
     .target(
       name: "MemeShell",
-      dependencies: ["MemeCore", "MemeMedia", "MemeStore", "CEdit"]
+      dependencies: ["MemeCore", "MemeMedia", "MemeStore", "CEdit", "CMemeshShim"]
     ),
     .executableTarget(
       name: "memesh",
@@ -58,13 +61,37 @@ let package = Package(
     // MARK: - Tests
     .testTarget(name: "MemeCoreTests", dependencies: ["MemeCore"]),
     .testTarget(
-      name: "MemeMediaTests", dependencies: ["MemeMedia"],
+      name: "MemeMediaTests", dependencies: ["MemeMedia", "memesh-image-probe"],
       resources: [.copy("Fixtures")]
     ),
+    // Loads pictures in a separate process for MemeMediaTests (stderr stays empty, bomb memory).
+    .executableTarget(
+      name: "memesh-image-probe", dependencies: ["MemeMedia"], path: "Tests/ImageProbe"),
     .testTarget(name: "MemeStoreTests", dependencies: ["MemeStore", "memesh-store-torture"]),
     // Drives a store from separate processes for MemeStoreTests (crash loop, two sessions).
     .executableTarget(
       name: "memesh-store-torture", dependencies: ["MemeStore"], path: "Tests/StoreTorture"),
-    .testTarget(name: "MemeShellTests", dependencies: ["MemeShell"]),
+    // The end-to-end test runs the built `memesh` binary with piped input.
+    .testTarget(
+      name: "MemeShellTests", dependencies: ["MemeShell", "memesh", "line-editor-demo"]),
+    // A LineEditor with a fixed completer that MemeShellTests drive through a pseudo-terminal.
+    .executableTarget(
+      name: "line-editor-demo", dependencies: ["MemeShell"], path: "Tests/LineEditorDemo"),
+    // One meme from a photo to a file through MemeRenderer, timed by `make bench`.
+    .executableTarget(
+      name: "memesh-render-bench", dependencies: ["MemeMedia"], path: "Tests/RenderBench"),
+
+    // MARK: - Fuzzing (scripts/fuzz, Tests/Fuzz/README.md)
+    // What each libFuzzer target feeds to memesh.
+    .target(
+      name: "MemeFuzzTargets", dependencies: ["MemeCore", "MemeMedia", "MemeStore"],
+      path: "Tests/Fuzz/Targets"),
+    // libFuzzer's entry points when built with -sanitize=fuzzer; otherwise replays files.
+    .executableTarget(
+      name: "memesh-fuzz", dependencies: ["MemeFuzzTargets"], path: "Tests/Fuzz/Driver"),
+    // Every committed crash input and seed, through its target, in `swift test`.
+    .testTarget(
+      name: "FuzzRegressionTests", dependencies: ["MemeFuzzTargets", "memesh-image-probe"],
+      path: "Tests/Fuzz/RegressionTests"),
   ]
 )

@@ -2,18 +2,25 @@
 """Runs memesh against its peers, interleaved, and prints a Markdown report (issue 8).
 
     bench/run.py --memesh BIN --inputs DIR --out DIR [--runs N] [--startup-runs N]
+                 [--render-bench BIN] [--floor BIN] [--python PY] [--sizes 0.5,2,12]
 
 For every input (in-0.5mp.jpg, in-2mp.jpg, in-12mp.jpg) and output format (JPEG, PNG), each
-run executes the three tools one after another in a rotating order, so a slow minute on a
-shared machine hits every tool alike:
+run executes the tools one after another in a rotating order, so a slow minute on a shared
+machine hits every tool alike:
 
   memesh    memesh --home TMP -c 'load IN; caption TOP | BOTTOM; share file OUT --format F'
+            (until the shell can do that, memesh-render-bench IN OUT: the same MemeRenderer
+            load and render, without the store)
+  floor     bench/floor.c: libjpeg-turbo decode, then libjpeg q90 or libpng zlib 6 encode only
   convert   ImageMagick: -font Anton -fill white -stroke black -annotate top and bottom
   pillow    bench/pillow_meme.py (memegen's way: ImageDraw.text with stroke_width)
+  pyvips    bench/pyvips_meme.py (libvips; Pango text, outline by blur and threshold)
 
-Then caption → preview (issue 7): the cost of one `caption …; preview` after `load` of each
-input, drawn as symbols in a pseudo-terminal; the preview renders from the editor's proxy, so it
-should not grow with the photo. Then start-up alone: `memesh -c quit` against
+Then caption → preview (issue 7): in-process through memesh-render-bench --preview, and the
+cost of one `caption …; preview` after `load` of each input, drawn as symbols in a
+pseudo-terminal; the preview renders from the editor's proxy, so it should not grow with the
+photo. Then a store of 10,000 memes (`browse --tsv`, `show 5`, `quit` against a store of 10,
+indexes written by memesh-store-torture). Then start-up alone: `memesh -c quit` against
 `sqlite3 :memory: .quit`.
 
 memesh also saves every shared meme into its store (original, rendered file, thumbnail, index);
@@ -66,7 +73,7 @@ class Tool:
     def __init__(self, name, command):
         self.name = name
         self.command = command  # (input, output, format, scratch) -> argv
-        self.times, self.memory, self.error = [], [], None
+        self.times, self.memory, self.sizes, self.error = [], [], [], None
 
     def run(self, source, output, fmt, scratch):
         if self.error:
@@ -86,6 +93,7 @@ class Tool:
         else:
             self.times.append(seconds)
             self.memory.append(rss)
+            self.sizes.append(os.path.getsize(output))
 
 
 def milliseconds(seconds):
@@ -102,7 +110,7 @@ def summary(tool):
 
 
 def table(title, tools, reference):
-    lines = [f"### {title}", "", "| tool | median (min–max), peak RSS | memesh / tool |",
+    lines = [f"### {title}", "", "| tool | median (min–max), peak RSS, file | memesh / tool |",
              "|---|---|---|"]
     ref_text, ref_median = summary(reference)
     for tool in tools:
@@ -113,7 +121,10 @@ def table(title, tools, reference):
             ratio = "n/a"
         else:
             ratio = f"{ref_median / median:.2f}×"
-        lines.append(f"| {tool.name} | {text} | {ratio} |")
+        size = ""
+        if tool.sizes:
+            size = f", {statistics.median(tool.sizes) / 1e6:.2f} MB"
+        lines.append(f"| {tool.name} | {text}{size} | {ratio} |")
     return "\n".join(lines) + "\n"
 
 
@@ -161,6 +172,44 @@ def preview_section(args, inputs, scratch, repeats=10):
     return "\n".join(lines) + "\n"
 
 
+def store_section(args, scratch, count=10_000):
+    """`browse --tsv` and `show ID` on a store of `count` memes (index written by
+    memesh-store-torture, tiny stand-in files so no meme has a problem), against a store of 10."""
+    lines = [f"### a store of {count:,} memes", "",
+             "| command | 10 memes | " + f"{count:,} memes |", "|---|---|---|"]
+    homes = {}
+    for size in (10, count):
+        home = tempfile.mkdtemp(dir=scratch)
+        memes = os.path.join(home, "memes")
+        subprocess.run([args.store_torture, "generate", memes, str(size)], check=True,
+                       stdout=subprocess.DEVNULL)
+        for number in range(1, size + 1):
+            folder = os.path.join(memes, str(number))
+            os.makedirs(folder, exist_ok=True)
+            for name, magic in (("original.jpg", b"\xff\xd8\xff\xe0"),
+                                ("meme.jpg", b"\xff\xd8\xff\xe0"),
+                                ("thumb.png", b"\x89PNG\r\n\x1a\n")):
+                with open(os.path.join(folder, name), "wb") as handle:
+                    handle.write(magic + b"0" * 64)
+        # One run first: it writes the store's binary index cache, as a user's first run does.
+        subprocess.run([args.memesh, "--home", home, "-c", "browse --tsv"],
+                       stdout=subprocess.DEVNULL, check=True)
+        homes[size] = home
+    for command in ("browse --tsv", "show 5", "quit"):
+        tools = {size: Tool(str(size), lambda s, o, f, d, h=homes[size]: [
+            args.memesh, "--home", h, "-c", command]) for size in homes}
+        for _ in range(max(5, args.runs)):
+            for size, tool in tools.items():
+                seconds, rss, status, errors = measure(tool.command(None, None, None, scratch))
+                if status != 0 and not tool.error:
+                    tool.error = f"exit {status}: {errors.strip()[-160:]}"
+                tool.times.append(seconds)
+                tool.memory.append(rss)
+        cells = [summary(tools[size])[0] for size in homes]
+        lines.append(f"| `memesh -c '{command}'` | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--memesh", required=True)
@@ -170,16 +219,31 @@ def main():
     parser.add_argument("--convert", default="/usr/bin/convert")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--startup-runs", type=int, default=20)
+    parser.add_argument("--render-bench", default=None)
+    parser.add_argument("--store-torture", default=None)
+    parser.add_argument("--floor", default=None)
+    parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--sizes", default=None, help="comma-separated megapixels, e.g. 12")
     args = parser.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     os.makedirs(args.out, exist_ok=True)
     font = os.path.abspath(args.font)
 
-    def memesh(source, output, fmt, scratch):
+    def memesh_shell(source, output, fmt, scratch):
         # A fresh store each run: share always saves into Sent Memes.
         home = tempfile.mkdtemp(dir=scratch)
         script = f"load {source}; caption {TOP} | {BOTTOM}; share file {output} --format {fmt}"
         return [args.memesh, "--home", home, "-c", script]
+
+    def render_bench(source, output, fmt, scratch):
+        return [args.render_bench, source, output, "--top", TOP, "--bottom", BOTTOM]
+
+    def floor(source, output, fmt, scratch):
+        return [args.floor, source, output]
+
+    def pyvips(source, output, fmt, scratch):
+        return [args.python, os.path.join(here, "pyvips_meme.py"), source, output, font, TOP,
+                BOTTOM]
 
     def convert(source, output, fmt, scratch):
         # The size and outline memegen and memesh use: a tenth of the width, outline 1/15 of it.
@@ -195,7 +259,7 @@ def main():
                 *quality, output]
 
     def pillow(source, output, fmt, scratch):
-        return [sys.executable, os.path.join(here, "pillow_meme.py"), source, output, font,
+        return [args.python, os.path.join(here, "pillow_meme.py"), source, output, font,
                 TOP, BOTTOM]
 
     report = [f"## memesh vs peers — {time.strftime('%Y-%m-%d %H:%M %Z')}", "",
@@ -208,25 +272,69 @@ def main():
     inputs = sorted(
         (name for name in os.listdir(args.inputs) if name.startswith("in-")),
         key=lambda name: float(name[3:].split("mp")[0]))
+    if args.sizes:
+        wanted = {float(size) for size in args.sizes.split(",")}
+        inputs = [name for name in inputs if float(name[3:].split("mp")[0]) in wanted]
     with tempfile.TemporaryDirectory() as scratch:
+        # Does the shell already load, caption and share? Otherwise time MemeRenderer through
+        # memesh-render-bench (same load and render, no store).
+        probe_out = os.path.join(scratch, "probe.jpg")
+        probe = measure(memesh_shell(os.path.join(os.path.abspath(args.inputs), inputs[0]),
+                                     probe_out, "jpeg", scratch))
+        shell_ready = probe[2] == 0 and check_output(probe_out, "jpeg") is None
+        if shell_ready or not args.render_bench:
+            memesh, memesh_name = memesh_shell, "memesh"
+        else:
+            memesh, memesh_name = render_bench, "memesh-render-bench"
+            note = ("The shell cannot share yet (`memesh -c 'load …; share file …'` failed), so "
+                    "memesh is timed through memesh-render-bench: MemeRenderer's load and render "
+                    "in a release process of its own, without the store.")
+            print(note + "\n", flush=True)
+            report.append(note + "\n")
         for name in inputs:
             source = os.path.join(os.path.abspath(args.inputs), name)
             for fmt, extension in FORMATS.items():
-                tools = [Tool("memesh", memesh), Tool("convert", convert),
-                         Tool("pillow", pillow)]
+                tools = [Tool(memesh_name, memesh)]
+                if args.floor:
+                    tools.append(Tool("floor (C)", floor))
+                tools += [Tool("convert", convert), Tool("pillow", pillow)]
+                if subprocess.run([args.python, "-c", "import pyvips"],
+                                  capture_output=True).returncode == 0:
+                    tools.append(Tool("pyvips", pyvips))
                 stem = name[:-4]
                 for run in range(args.runs):
-                    order = tools[run % 3:] + tools[:run % 3]
+                    shift = run % len(tools)
+                    order = tools[shift:] + tools[:shift]
                     for tool in order:
                         output = os.path.join(
-                            os.path.abspath(args.out), f"{stem}-{tool.name}{extension}")
+                            os.path.abspath(args.out),
+                            f"{stem}-{tool.name.split()[0]}{extension}")
                         tool.run(source, output, fmt, scratch)
                 section = table(f"{name} → {fmt.upper()}", tools, tools[0])
                 print(section, flush=True)
                 report.append(section)
 
-        report.append(preview_section(args, inputs, scratch))
+        if args.render_bench:
+            lines = ["### caption → preview, in-process (MemeRenderer proxy, symbols, 80×20)", "",
+                     "| input | median (min, max) over 15 |", "|---|---|"]
+            for name in inputs:
+                source = os.path.join(os.path.abspath(args.inputs), name)
+                done = subprocess.run(
+                    [args.render_bench, source, os.path.join(scratch, "preview-bench.jpg"),
+                     "--preview", "15"], capture_output=True, text=True)
+                line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+                lines.append(f"| {name} | {line.replace('caption → preview: ', '')} |")
+            report.append("\n".join(lines) + "\n")
+            print(report[-1], flush=True)
+        if shell_ready:
+            report.append(preview_section(args, inputs, scratch))
+        else:
+            report.append("### caption → preview\n\nnot measured: the shell is not there yet\n")
         print(report[-1], flush=True)
+
+        if args.store_torture and shell_ready:
+            report.append(store_section(args, scratch))
+            print(report[-1], flush=True)
 
         startup = [
             Tool("memesh -c quit",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <jpeglib.h>
+#include <jerror.h>
 #include <libdeflate.h>
 #include <png.h>
 
@@ -39,6 +40,20 @@ static void add_warning(struct failure *failure, const char *text) {
   if (failure->warning_count >= MAX_WARNINGS) return;
   snprintf(failure->warnings[failure->warning_count], MESSAGE_SIZE, "%s", text);
   failure->warning_count++;
+}
+
+/// Adds "damaged after the image data: <reason>" as a warning, the reason's first letter
+/// lowercased unless it starts an acronym ("IEND"), and clears the failure.
+static void warn_damage_after_image(struct failure *failure) {
+  char reason[MESSAGE_SIZE];
+  snprintf(reason, sizeof reason, "%s", failure->message);
+  if (reason[0] >= 'A' && reason[0] <= 'Z' && !(reason[1] >= 'A' && reason[1] <= 'Z')) {
+    reason[0] = (char)(reason[0] - 'A' + 'a');
+  }
+  char text[MESSAGE_SIZE];
+  snprintf(text, sizeof text, "damaged after the image data: %s", reason);
+  failure->message[0] = 0;
+  add_warning(failure, text);
 }
 
 // MARK: - Decoder state
@@ -120,10 +135,12 @@ static int check_pixels(struct failure *failure, uint64_t width, uint64_t height
     return MEMESH_ERROR;
   }
   if (width * height > max_pixels) {
+    int whole_megapixels = max_pixels % 1000000 == 0;
     snprintf(failure->message, sizeof failure->message,
-             "the picture is %llu×%llu pixels, more than the limit of %llu megapixels",
+             "the picture is %llu×%llu pixels, more than the limit of %llu %s",
              (unsigned long long)width, (unsigned long long)height,
-             (unsigned long long)(max_pixels / 1000000));
+             (unsigned long long)(whole_megapixels ? max_pixels / 1000000 : max_pixels),
+             whole_megapixels ? "megapixels" : "pixels");
     return MEMESH_ERROR;
   }
   return MEMESH_OK;
@@ -134,11 +151,22 @@ static int check_pixels(struct failure *failure, uint64_t width, uint64_t height
 static void png_error_function(png_structp png, png_const_charp text) {
   struct failure *failure = png_get_error_ptr(png);
   set_message(failure, text);
+  // libpng says what is wrong with a header in warnings, then fails with "Invalid IHDR data".
+  if (strcmp(text, "Invalid IHDR data") == 0 && failure->warning_count > 0) {
+    char detail[MESSAGE_SIZE];
+    snprintf(detail, sizeof detail, "%s", failure->warnings[failure->warning_count - 1]);
+    if (detail[0] >= 'A' && detail[0] <= 'Z') detail[0] = (char)(detail[0] - 'A' + 'a');
+    snprintf(failure->message, sizeof failure->message, "%s: %s", text, detail);
+  }
   png_longjmp(png, 1);
 }
 
 static void png_warning_function(png_structp png, png_const_charp text) {
   struct failure *failure = png_get_error_ptr(png);
+  // A chunk longer than png_set_chunk_malloc_max is only a benign error, which reading turns
+  // into this warning, and libpng then allocates the chunk anyway: a 600-byte file whose iTXt
+  // claims 1.9 GB cost 1.9 GB and seconds (found by fuzzing). Refuse the file instead.
+  if (strstr(text, "chunk data is too large") != NULL) png_error(png, text);
   add_warning(failure, text);
 }
 
@@ -147,6 +175,32 @@ static void png_read_function(png_structp png, png_bytep target, size_t length) 
   if (length > decoder->size - decoder->offset) png_error(png, "the file ends early");
   memcpy(target, decoder->data + decoder->offset, length);
   decoder->offset += length;
+}
+
+/// libpng hands every chunk it does not decode itself here, as raw bytes. Keeps the first
+/// uncompressed iTXt `memesh:recipe` (the form memesh writes); drops every other ancillary
+/// chunk (1: handled, libpng keeps nothing); an unknown critical chunk is an error, as libpng
+/// makes it without a callback.
+static int png_recipe_chunk(png_structp png, png_unknown_chunkp chunk) {
+  memesh_decoder *decoder = png_get_user_chunk_ptr(png);
+  if ((chunk->name[0] & 0x20) == 0) png_chunk_error(png, "unhandled critical chunk");
+  if (memcmp(chunk->name, "iTXt", 4) != 0) return 1;
+  size_t keyword = sizeof recipe_keyword;  // with its NUL
+  if (decoder->recipe != NULL || chunk->size < keyword + 2 ||
+      memcmp(chunk->data, recipe_keyword, keyword) != 0) {
+    return 1;
+  }
+  const uint8_t *cursor = chunk->data + keyword, *end = chunk->data + chunk->size;
+  if (cursor[0] != 0) return 1;  // compressed: not written by memesh, never inflated
+  cursor += 2;
+  for (int field = 0; field < 2; field++) {  // language tag, translated keyword
+    const uint8_t *nul = memchr(cursor, 0, (size_t)(end - cursor));
+    if (nul == NULL) return 1;
+    cursor = nul + 1;
+  }
+  decoder->recipe = copy_bytes(cursor, (size_t)(end - cursor));
+  if (decoder->recipe != NULL) decoder->recipe_size = (size_t)(end - cursor);
+  return 1;
 }
 
 int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t size,
@@ -168,15 +222,19 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
   if (setjmp(png_jmpbuf(decoder->png))) return MEMESH_ERROR;
 
   png_set_read_fn(decoder->png, decoder, png_read_function);
-  png_uint_32 side_limit = max_pixels > 0x7fffffffu ? 0x7fffffffu : (png_uint_32)max_pixels;
-  png_set_user_limits(decoder->png, side_limit, side_limit);
+  // Any side PNG allows (libpng's default stops at 1,000,000): the pixel cap below decides,
+  // with one message whatever the shape.
+  png_set_user_limits(decoder->png, 0x7fffffffu, 0x7fffffffu);
   png_set_chunk_cache_max(decoder->png, 128);
   png_set_chunk_malloc_max(decoder->png, 4 * 1024 * 1024);
   // Ancillary chunks memesh does not use (gAMA, iCCP, tEXt, zTXt …) are skipped unread, so a
-  // compressed one is never inflated; only iTXt is read, for the recipe.
+  // compressed one is never inflated. iTXt goes to png_recipe_chunk as raw bytes: only an
+  // uncompressed `memesh:recipe` is kept, nothing is inflated (200 compressed iTXt chunks of
+  // 4 MB each kept libpng busy 1.4 s before).
   png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
   static const png_byte kept[] = "iTXt";
-  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_AS_DEFAULT, kept, 1);
+  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_ALWAYS, kept, 1);
+  png_set_read_user_chunk_fn(decoder->png, decoder, png_recipe_chunk);
 
   png_read_info(decoder->png, decoder->png_info);
   png_uint_32 width = 0, height = 0;
@@ -209,21 +267,6 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
   return MEMESH_OK;
 }
 
-/// Keeps the first `memesh:recipe` text chunk libpng has read.
-static void png_collect_recipe(memesh_decoder *decoder) {
-  png_textp texts = NULL;
-  int count = png_get_text(decoder->png, decoder->png_info, &texts, NULL);
-  for (int index = 0; index < count && decoder->recipe == NULL; index++) {
-    if (texts[index].key == NULL || strcmp(texts[index].key, recipe_keyword) != 0) continue;
-    if (texts[index].text == NULL) continue;
-    size_t length = texts[index].compression >= PNG_ITXT_COMPRESSION_NONE
-                        ? texts[index].itxt_length
-                        : texts[index].text_length;
-    decoder->recipe = copy_bytes(texts[index].text, length);
-    if (decoder->recipe != NULL) decoder->recipe_size = length;
-  }
-}
-
 static int png_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
   png_bytep *volatile rows = NULL;
   if (setjmp(png_jmpbuf(decoder->png))) {
@@ -242,15 +285,10 @@ static int png_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
 
   // Every pixel is in: a file cut or damaged after the image data still loads, with a warning.
   if (setjmp(png_jmpbuf(decoder->png))) {
-    char text[MESSAGE_SIZE];
-    snprintf(text, sizeof text, "damaged after the image data: %s", decoder->failure.message);
-    add_warning(&decoder->failure, text);
-    decoder->failure.message[0] = 0;
-    png_collect_recipe(decoder);
+    warn_damage_after_image(&decoder->failure);
     return MEMESH_OK;
   }
   png_read_end(decoder->png, decoder->png_info);
-  png_collect_recipe(decoder);
   return MEMESH_OK;
 }
 
@@ -265,25 +303,45 @@ static void jpeg_error_exit_function(j_common_ptr info) {
 }
 
 /// Collects warnings (level < 0) instead of printing them; drops trace messages.
+///
+/// One warning is fatal: an inconsistent progression means a scan repeats or contradicts an
+/// earlier one, which no encoder writes but which lets a small file keep libjpeg busy for
+/// seconds per scan (libjpeg-turbo's advice for such callers is to treat it as an error).
 static void jpeg_emit_message_function(j_common_ptr info, int level) {
   if (level >= 0) return;
   struct failure *failure = info->client_data;
   char text[JMSG_LENGTH_MAX];
   (*info->err->format_message)(info, text);
+  if (info->is_decompressor && info->err->msg_code == JWRN_BOGUS_PROGRESSION) {
+    snprintf(failure->message, MESSAGE_SIZE, "%s (a decompression bomb?)", text);
+    longjmp(failure->jump, 1);
+  }
   add_warning(failure, text);
   info->err->num_warnings++;
 }
 
 static void jpeg_silent_output(j_common_ptr info) { (void)info; }
 
-/// Counts scans as libjpeg reads them: a progressive file with thousands of scans is refused.
+/// Scans × pixels libjpeg may work through: each scan of a progressive file passes over the
+/// whole picture (about 0.7 ms per megapixel here), so this keeps any file under about a
+/// second while allowing the ~10 scans encoders write even at 100 megapixels.
+static const uint64_t max_scan_pixels = 1600000000u;
+
+/// Counts scans as libjpeg reads them: a progressive file with thousands of scans, or with
+/// more scans than its size allows, is refused.
 static void jpeg_progress_function(j_common_ptr info) {
   if (!info->is_decompressor) return;
   memesh_decoder *decoder = info->client_data;
-  int scan = ((j_decompress_ptr)info)->input_scan_number;
-  if (scan > decoder->max_scans) {
+  j_decompress_ptr jpeg = (j_decompress_ptr)info;
+  int scan = jpeg->input_scan_number;
+  uint64_t pixels = (uint64_t)jpeg->image_width * jpeg->image_height;
+  if (scan > decoder->max_scans || (uint64_t)scan * pixels > max_scan_pixels) {
+    int allowed = decoder->max_scans;
+    if (pixels > 0 && max_scan_pixels / pixels < (uint64_t)allowed) {
+      allowed = (int)(max_scan_pixels / pixels);
+    }
     snprintf(decoder->failure.message, MESSAGE_SIZE,
-             "the JPEG has more than %d scans (a decompression bomb?)", decoder->max_scans);
+             "the JPEG has more than %d scans (a decompression bomb?)", allowed);
     longjmp(decoder->failure.jump, 1);
   }
 }
@@ -416,6 +474,12 @@ static int jpeg_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
       return MEMESH_ERROR;
     }
     if (decoder->cmyk) cmyk_to_rgba(rows[0], (size_t)read * decoder->width, decoder->adobe_inverted);
+  }
+  // Every pixel is in: damage after the image (a stray scan before EOI) loads, with a warning,
+  // as the PNG decoder does.
+  if (setjmp(decoder->failure.jump)) {
+    warn_damage_after_image(&decoder->failure);
+    return MEMESH_OK;
   }
   jpeg_finish_decompress(&decoder->jpeg);
   return MEMESH_OK;

@@ -79,7 +79,11 @@ public enum Crop: Sendable, Equatable, Hashable, CustomStringConvertible {
     case .off:
       return PixelRect(x: 0, y: 0, width: size.width, height: size.height)
     case .rect(let rect):
-      guard rect.x + rect.width <= size.width, rect.y + rect.height <= size.height else {
+      // Subtraction, not `x + width`: numbers near Int.max must not trap.
+      guard rect.x >= 0, rect.y >= 0, rect.width > 0, rect.height > 0,
+        rect.width <= size.width, rect.height <= size.height,
+        rect.x <= size.width - rect.width, rect.y <= size.height - rect.height
+      else {
         throw MemeError(
           "crop: \(rect.width)×\(rect.height) at \(rect.x),\(rect.y) does not fit in the "
             + "\(size.width)×\(size.height) picture")

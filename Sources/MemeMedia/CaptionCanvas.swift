@@ -1,3 +1,4 @@
+import CMemeshShim
 import MemeCore
 
 /// The few pixels a caption covers: an outline mask, a fill mask and color glyphs, merged and
@@ -62,12 +63,12 @@ struct CaptionCanvas {
     let width = region.width
     bitmap.pixels.withUnsafeBufferPointer { source in
       mask.withUnsafeMutableBufferPointer { destination in
+        guard let from = source.baseAddress, let into = destination.baseAddress else { return }
         for row in rows {
-          let from = row * bitmap.width
-          let to = (originY + row) * width + originX
-          for column in columns where source[from + column] > destination[to + column] {
-            destination[to + column] = source[from + column]
-          }
+          // The maximum of the two coverages, in C (vectorized) for 12-MP captions.
+          memesh_max_bytes(
+            into + (originY + row) * width + originX + columns.lowerBound,
+            from + row * bitmap.width + columns.lowerBound, columns.count)
         }
       }
     }
@@ -75,22 +76,27 @@ struct CaptionCanvas {
 
   /// Composites black outlines, then white fills, then color glyphs over `image`.
   func composite(onto image: inout RGBAImage) {
-    guard region.width > 0 else { return }
-    let imageWidth = image.width
+    composite(onto: &image, firstRow: 0)
+  }
+
+  /// Composites onto `strip`, which holds the picture's rows from `firstRow` on (full width);
+  /// rows outside the strip are skipped. `MemeRenderer` draws into such strips.
+  func composite(onto strip: inout RGBAImage, firstRow: Int) {
+    let low = max(region.y, firstRow)
+    let high = min(region.y + region.height, firstRow + strip.height)
+    guard region.width > 0, low < high, region.x + region.width <= strip.width else { return }
+    let visible = low..<high
+    let imageWidth = strip.width
     let region = self.region
-    image.pixels.withUnsafeMutableBufferPointer { pixels in
+    strip.pixels.withUnsafeMutableBufferPointer { pixels in
       for (mask, color) in [(outline, UInt8(0)), (fill, UInt8(255))] {
         mask.withUnsafeBufferPointer { mask in
-          for row in 0..<region.height {
-            for column in 0..<region.width {
-              let alpha = Int(mask[row * region.width + column])
-              guard alpha > 0 else { continue }
-              let index = ((region.y + row) * imageWidth + region.x + column) * 4
-              CaptionCanvas.blend(
-                into: pixels, at: index, red: Int(color), green: Int(color), blue: Int(color),
-                alpha: alpha, premultiplied: false)
-            }
-          }
+          guard let target = pixels.baseAddress, let coverage = mask.baseAddress else { return }
+          // CaptionCanvas.blend's arithmetic, in C: millions of pixels on a 12-MP meme.
+          memesh_composite_mask(
+            target + ((visible.lowerBound - firstRow) * imageWidth + region.x) * 4,
+            imageWidth * 4, coverage + (visible.lowerBound - region.y) * region.width,
+            region.width, UInt32(region.width), UInt32(visible.count), color)
         }
       }
       for (bitmap, x, y) in colors {
@@ -98,7 +104,7 @@ struct CaptionCanvas {
         let originY = y - bitmap.top
         for row in 0..<bitmap.height {
           let imageY = originY + row
-          guard imageY >= region.y, imageY < region.y + region.height else { continue }
+          guard visible.contains(imageY) else { continue }
           for column in 0..<bitmap.width {
             let imageX = originX + column
             guard imageX >= region.x, imageX < region.x + region.width else { continue }
@@ -106,7 +112,7 @@ struct CaptionCanvas {
             let alpha = Int(bitmap.pixels[source + 3])
             guard alpha > 0 else { continue }
             CaptionCanvas.blend(
-              into: pixels, at: (imageY * imageWidth + imageX) * 4,
+              into: pixels, at: ((imageY - firstRow) * imageWidth + imageX) * 4,
               red: Int(bitmap.pixels[source + 2]), green: Int(bitmap.pixels[source + 1]),
               blue: Int(bitmap.pixels[source]), alpha: alpha, premultiplied: true)
           }

@@ -27,13 +27,23 @@ public struct CaptionRenderer: Sendable {
   public func draw(
     into output: inout RGBAImage, top: String, bottom: String, font: String
   ) throws -> CaptionReport {
+    let (canvases, report) = try canvases(for: output.size, top: top, bottom: bottom, font: font)
+    for canvas in canvases { canvas.composite(onto: &output) }
+    return report
+  }
+
+  /// The captions for a picture of `size`, laid out and rasterized but not yet composited, so
+  /// `MemeRenderer` can draw them into the few rows they cover instead of a copy of the picture.
+  func canvases(
+    for image: PixelSize, top: String, bottom: String, font: String
+  ) throws -> (canvases: [CaptionCanvas], report: CaptionReport) {
     let info = try catalog.resolve(font)
-    let image = output.size
     return try FontEngine.shared.withLock { engine in
       let primary = try engine.face(path: info.path)
       let style = CaptionRenderer.style(for: primary)
       let bands = CaptionLayout.Bands(imageSize: image, style: style)
       var report = CaptionReport()
+      var canvases: [CaptionCanvas] = []
       var explanations: [String] = []
       for (label, text, band, isTop) in [
         ("top", top, bands.top, true), ("bottom", bottom, bands.bottom, false),
@@ -49,14 +59,15 @@ public struct CaptionRenderer: Sendable {
             "\(label) caption not drawn: the image (\(image)) is too small for captions")
           continue
         }
-        let drawn = draw(
+        let (canvas, drawn) = layOut(
           caption, in: band, atTop: isTop, bands: bands, style: style, primary: primary,
-          engine: engine, fontName: info.name, onto: &output)
+          engine: engine, fontName: info.name, imageSize: image)
+        canvases.append(canvas)
         explanations.append(drawn.explain(label: label))
         report.warnings += drawn.warnings(label: label)
       }
       report.explanation = explanations.joined(separator: "\n")
-      return report
+      return (canvases, report)
     }
   }
 
@@ -103,11 +114,11 @@ public struct CaptionRenderer: Sendable {
       lineHeight: capital + 0.25, ascent: capital + 0.06, descent: 0.12, outline: 0.07)
   }
 
-  private func draw(
+  private func layOut(
     _ caption: String, in band: CaptionLayout.Box, atTop: Bool, bands: CaptionLayout.Bands,
     style: CaptionLayout.Style, primary: FontFace, engine: FontEngine, fontName: String,
-    onto image: inout RGBAImage
-  ) -> CaptionSummary {
+    imageSize: PixelSize
+  ) -> (CaptionCanvas, CaptionSummary) {
     let shaper = TextShaper(
       primary: primary, engine: engine, preferredFallbacks: preferredFallbacks(engine))
     var shaped: [String: ShapedLine] = [:]
@@ -129,10 +140,11 @@ public struct CaptionRenderer: Sendable {
       library: engine.freeTypeLibrary, size: size, outlineWidth: outline)
     let placements = CaptionRenderer.place(
       lines, size: size, blockTop: blockTop, box: band, style: style, rasterizer: rasterizer)
-    CaptionCanvas(placements: placements, imageSize: image.size).composite(onto: &image)
-    return CaptionSummary(
+    let canvas = CaptionCanvas(placements: placements, imageSize: imageSize)
+    let summary = CaptionSummary(
       caption: caption, fontName: fontName, result: result, shaped: lines,
       minimumSize: bands.minimumSize)
+    return (canvas, summary)
   }
 
   /// Positions every glyph: lines centered in `box`, the first baseline below `blockTop`.

@@ -54,17 +54,33 @@ extension ImageCodec {
     return nil
   }
 
-  /// The format of `data`, or the one-line reason it cannot be loaded.
-  static func format(of data: Data, name: String) throws(MemeError) -> ImageFormat {
-    if let format = sniff(data) { return format }
-    if data.isEmpty { throw MemeError("cannot load '\(name)': the file is empty") }
-    if let other = unsupportedFormatName(data) {
-      throw MemeError("cannot load '\(name)': unsupported format '\(other)'")
-    }
-    let start = data.prefix(4).map { byte -> String in
+  /// True for a PNG whose signature was damaged (by a text-mode transfer, a flipped bit): libpng
+  /// then gives the reason ("PNG file corrupted by ASCII conversion") rather than "not a PNG".
+  static func looksLikeDamagedPNG(_ data: Data) -> Bool {
+    let head = [UInt8](data.prefix(4))
+    guard head.count == 4 else { return false }
+    let letters = String(decoding: head[1..<4], as: UTF8.self).uppercased()
+    return head[0] == 0x89 || letters == "PNG"
+  }
+
+  /// The first bytes of `data` as printable text, everything else escaped (`\x89PNG`).
+  static func escapedStart(of data: Data) -> String {
+    data.prefix(4).map { byte -> String in
       (0x20..<0x7F).contains(byte) && byte != 0x22 && byte != 0x5C
         ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
     }.joined()
+  }
+
+  /// The format of `data`, or the one-line reason it cannot be loaded.
+  static func format(of data: Data, name rawName: String) throws(MemeError) -> ImageFormat {
+    if let format = sniff(data) { return format }
+    let name = displayName(rawName)
+    if data.isEmpty { throw MemeError("cannot load '\(name)': the file is empty") }
+    if looksLikeDamagedPNG(data) { return .png }
+    if let other = unsupportedFormatName(data) {
+      throw MemeError("cannot load '\(name)': unsupported format '\(other)'")
+    }
+    let start = escapedStart(of: data)
     throw MemeError("cannot load '\(name)': not a PNG or JPEG file (starts with \"\(start)\")")
   }
 
@@ -73,9 +89,10 @@ extension ImageCodec {
   /// Decodes with libpng or libjpeg; `scaleDenominator` picks a JPEG DCT reduction from the
   /// stored size (PNG ignores it).
   static func decodeRaw(
-    _ data: Data, format: ImageFormat, name: String, limits: DecodeLimits,
+    _ data: Data, format: ImageFormat, name rawName: String, limits: DecodeLimits,
     scaleDenominator: (PixelSize) -> Int = { _ in 1 }
   ) throws(MemeError) -> RawDecode {
+    let name = displayName(rawName)
     do {
       let handle = try DecoderHandle()
       let image = try data.withUnsafeBytes { bytes -> RGBAImage in
@@ -92,7 +109,9 @@ extension ImageCodec {
       return RawDecode(
         image: image, orientation: orientation, warnings: warnings, recipe: recipe)
     } catch let failure as MemeDecodeFailure {
-      throw MemeError("cannot load '\(name)': \(userWording(failure.reason))")
+      var reason = userWording(failure.reason)
+      if reason == "not a PNG file" { reason += " (starts with \"\(escapedStart(of: data))\")" }
+      throw MemeError("cannot load '\(name)': \(reason)")
     } catch {
       throw MemeError("cannot load '\(name)': \(error)")
     }

@@ -67,7 +67,8 @@ extension ImageCodec {
       return body(&out, &size, base, buffer.count)
     }
     guard status == Int32(MEMESH_OK), let out else {
-      let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+      let reason = String(
+        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
         as: UTF8.self)
       throw MemeError("cannot encode \(formatName): \(userWording(reason))")
     }

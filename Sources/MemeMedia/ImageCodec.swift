@@ -5,10 +5,11 @@ import MemeCore
 public struct DecodeLimits: Sendable, Equatable {
   /// Largest width × height accepted (decompression bombs are refused before allocation).
   public var maxPixels: Int
-  /// Largest number of progressive JPEG scans accepted.
+  /// Largest number of progressive JPEG scans accepted (encoders write about 10). The shim
+  /// also stops at 1.6 billion scan-pixels, so a big picture is allowed fewer.
   public var maxJPEGScans: Int
 
-  public init(maxPixels: Int = 100_000_000, maxJPEGScans: Int = 1_000) {
+  public init(maxPixels: Int = 100_000_000, maxJPEGScans: Int = 100) {
     self.maxPixels = maxPixels
     self.maxJPEGScans = maxJPEGScans
   }

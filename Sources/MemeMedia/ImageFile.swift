@@ -38,8 +38,15 @@ public enum ImageFile {
   }
 
   private static func read(cPath: [CChar], name: String) throws(MemeError) -> Data {
-    func failure(_ reason: String) -> MemeError { MemeError("cannot load '\(name)': \(reason)") }
+    func failure(_ reason: String) -> MemeError {
+      MemeError("cannot load '\(ImageCodec.displayName(name))': \(reason)")
+    }
     guard cPath.count > 1 else { throw MemeError("cannot load '': no file name given") }
+    // A NUL inside would end the C string early and open a different file.
+    guard !cPath.dropLast().contains(0) else {
+      throw MemeError(
+        "cannot load '\(ImageCodec.displayName(name))': the file name contains a NUL byte")
+    }
     // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below anyway).
     let descriptor = cPath.withUnsafeBufferPointer { path -> Int32 in
       guard let start = path.baseAddress else { return -1 }
@@ -73,7 +80,9 @@ public enum ImageFile {
   }
 
   /// The C library's `read`, which `ImageFile.read` would otherwise shadow.
-  private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int)
+  private static func systemRead(
+    _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int
+  )
     -> Int
   {
     #if canImport(Glibc)

@@ -5,10 +5,15 @@ public enum ImageOps {
   /// The pixels inside `rect`; the part of `rect` outside the image is dropped (an empty
   /// intersection gives a 0×0 image) rather than trapping.
   public static func crop(_ image: RGBAImage, to rect: PixelRect) -> RGBAImage {
+    // Saturating: a rectangle near Int.max is clamped, never an overflow trap.
+    func end(_ start: Int, _ length: Int) -> Int {
+      let (sum, overflow) = start.addingReportingOverflow(max(0, length))
+      return overflow ? Int.max : sum
+    }
     let left = min(max(0, rect.x), image.width)
     let top = min(max(0, rect.y), image.height)
-    let right = max(left, min(image.width, rect.x + max(0, rect.width)))
-    let bottom = max(top, min(image.height, rect.y + max(0, rect.height)))
+    let right = max(left, min(image.width, end(rect.x, rect.width)))
+    let bottom = max(top, min(image.height, end(rect.y, rect.height)))
     let width = right - left
     let height = bottom - top
     if width == image.width, height == image.height { return image }
@@ -140,7 +145,8 @@ public enum ImageOps {
             continue
           }
           for channel in 0..<3 {
-            out[index + channel] = UInt8(min(255, max(0, (sums[index + channel] / alpha).rounded())))
+            out[index + channel] = UInt8(
+              min(255, max(0, (sums[index + channel] / alpha).rounded())))
           }
           out[index + 3] = UInt8(min(255, max(0, alpha.rounded())))
         }

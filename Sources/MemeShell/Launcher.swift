@@ -1,19 +1,181 @@
 import Foundation
 import MemeCore
+import MemeMedia
+import MemeStore
 
-/// Runs memesh for the executable: picks interactive, `-c`, replay or check mode.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs memesh for the executable: picks interactive, `-c`, piped, replay or check mode.
+///
+/// Exit status: 0 after `quit` or the end of input with no failure; 1 when a command failed (in
+/// `-c` and piped modes memesh stops at the first failure unless `--keep-going`; with it, the
+/// session goes on and `quit` still exits 0) or a transcript did not match; 2 for usage errors.
 public enum Launcher {
-  /// Runs and returns the process exit status (0 ok, 1 a command failed, 2 usage).
+  /// Runs and returns the process exit status.
   public static func run(_ options: LaunchOptions) -> Int32 {
-    for script in options.commands {
-      for line in script.split(whereSeparator: { $0 == ";" || $0 == "\n" }) {
-        let command = line.trimmingCharacters(in: .whitespaces)
-        if command.isEmpty { continue }
-        if command == "quit" || command == "exit" { return 0 }
-        FileHandle.standardError.write(Data("error: unknown command '\(command)'\n".utf8))
-        return 1
+    signal(SIGPIPE, SIG_IGN)
+    let environment = ProcessInfo.processInfo.environment
+    let home = homeURL(options, environment: environment)
+
+    if let path = options.check ?? options.replay {
+      // A transcript starts from an empty home, never the user's memes, unless --home says.
+      guard (options.home ?? "").isEmpty, let scratch = makeScratchHome() else {
+        return runTranscript(
+          path: path, check: options.check != nil, home: home, environment: environment)
+      }
+      defer { try? FileManager.default.removeItem(at: scratch) }
+      return runTranscript(
+        path: path, check: options.check != nil, home: scratch, environment: environment)
+    }
+
+    let stdinIsTerminal = isatty(0) == 1
+    let stdoutIsTerminal = isatty(1) == 1
+    var settings = Shell.Settings()
+    settings.interactive = options.commands.isEmpty && stdinIsTerminal
+    // Piped input means a script: plain text only, even when the output is a terminal.
+    let drawsPictures = stdoutIsTerminal && (stdinIsTerminal || !options.commands.isEmpty)
+    if drawsPictures {
+      if let name = options.previewMode, let mode = PreviewMode(name: name) {
+        settings.previewMode = mode
+      } else {
+        settings.previewMode = TerminalPreview.detectMode(environment: environment)
+      }
+      settings.window =
+        TerminalWindow.current(fileDescriptor: 1, environment: environment)
+        ?? TerminalWindow(cells: TerminalPreview.CellSize(columns: 80, rows: 24))
+    }
+    let console = Console(environment: environment, colorAllowed: drawsPictures)
+    let shell = Shell(home: home, console: console, settings: settings, environment: environment)
+
+    if !options.commands.isEmpty {
+      var failed = false
+      for script in options.commands {
+        for command in CommandTokenizer.splitCommands(script) {
+          if !shell.run(line: command) {
+            failed = true
+            if !options.keepGoing { return 1 }
+          }
+          if shell.quitRequested { return 0 }
+        }
+      }
+      return failed ? 1 : 0
+    }
+
+    let reader = makeReader(
+      interactive: settings.interactive, showsPrompt: stdinIsTerminal && stdoutIsTerminal,
+      shell: shell, home: home, options: options, environment: environment)
+    Console.beforeOutputFailureExit = { reader.close() }
+    if settings.interactive { shell.greet() }
+    var failed = false
+    loop: while !shell.quitRequested {
+      switch reader.read(prompt: shell.prompt) {
+      case .line(var line):
+        if settings.interactive {
+          // An open quote continues on the next line, as in a POSIX shell.
+          while CommandTokenizer.scan(line).openQuote != nil {
+            guard case .line(let more) = reader.read(prompt: "...> ") else { continue loop }
+            line += " " + more
+          }
+          if !line.allSatisfy(\.isWhitespace) { reader.remember(line) }
+        }
+        if !shell.run(line: line) {
+          failed = true
+          if !settings.interactive && !options.keepGoing { break loop }
+        }
+      case .interrupt:
+        continue
+      case .end:
+        break loop
       }
     }
-    return 0
+    reader.close()
+    if shell.quitRequested { return 0 }
+    return failed && !settings.interactive ? 1 : 0
+  }
+
+  /// The line reader: libedit's `LineEditor` in a terminal once it exists, plain stdin otherwise.
+  static func makeReader(
+    interactive: Bool, showsPrompt: Bool, shell: Shell, home: URL, options: LaunchOptions,
+    environment: [String: String]
+  ) -> any LineReader {
+    if interactive {
+      let history = historyFile(options, environment: environment)
+      if let editor = LineEditor(historyFile: history, completer: { shell.complete($0) }) {
+        shell.interruptRequested = { LineEditor.interrupted }
+        return editor
+      }
+    }
+    let reader = PlainLineReader(descriptor: 0, showsPrompt: showsPrompt)
+    reader.onOverlongLine = { bytes in
+      shell.console.warning(
+        "a \(bytes)-byte line was cut to \(PlainLineReader.maximumLineBytes) bytes")
+    }
+    return reader
+  }
+
+  /// A new empty folder under the temporary directory, or nil when none can be made.
+  static func makeScratchHome() -> URL? {
+    let base = FileManager.default.temporaryDirectory.path + "/memesh-transcript.XXXXXX"
+    var template = Array(base.utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+      guard let start = buffer.baseAddress else { return false }
+      return mkdtemp(start) != nil
+    }
+    guard made else { return nil }
+    return URL(fileURLWithPath: String(cString: template))
+  }
+
+  /// `--home`, else `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`.
+  static func homeURL(_ options: LaunchOptions, environment: [String: String]) -> URL {
+    if let home = options.home, !home.isEmpty {
+      return URL(fileURLWithPath: OutputFile.expanded(home))
+    }
+    return MemeStore.defaultHome(environment: environment)
+  }
+
+  /// Where the line editor keeps its history: `<home>/history` when the home was chosen
+  /// (`--home` or `MEMESH_HOME`), else `$XDG_STATE_HOME/memesh/history`, else
+  /// `~/.local/state/memesh/history`.
+  public static func historyFile(_ options: LaunchOptions, environment: [String: String]) -> URL {
+    if (options.home ?? "").isEmpty == false || (environment["MEMESH_HOME"] ?? "").isEmpty == false
+    {
+      return homeURL(options, environment: environment).appendingPathComponent("history")
+    }
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      return URL(fileURLWithPath: state).appendingPathComponent("memesh/history")
+    }
+    let user = environment["HOME"] ?? NSHomeDirectory()
+    return URL(fileURLWithPath: user).appendingPathComponent(".local/state/memesh/history")
+  }
+
+  // MARK: - Transcripts
+
+  /// `--replay` / `--check`: runs the transcript from its own folder (relative paths in it are
+  /// relative to the transcript), never drawing pictures.
+  static func runTranscript(
+    path: String, check: Bool, home: URL, environment: [String: String]
+  ) -> Int32 {
+    let data: Data
+    do {
+      data = try ImageFile.read(path: path)
+    } catch {
+      let message = (error as? any UserFacingError)?.message ?? "\(error)"
+      Console(environment: environment).error(
+        message.replacingOccurrences(of: "cannot load", with: "cannot read"))
+      return 2
+    }
+    let transcript = Transcript(text: String(decoding: data, as: UTF8.self))
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty { FileManager.default.changeCurrentDirectoryPath(folder) }
+    let makeShell = { (console: Console) in
+      Shell(home: home, console: console, settings: Shell.Settings(), environment: environment)
+    }
+    if check {
+      return TranscriptRunner.check(
+        transcript, name: (path as NSString).lastPathComponent, makeShell: makeShell)
+    }
+    return TranscriptRunner.replay(transcript, makeShell: makeShell)
   }
 }

@@ -15,6 +15,17 @@ extension MemeStore {
   public func add(_ meme: NewMeme) throws -> Meme {
     try withWriteLock { loaded in
       var index = loaded.index
+      var previous = loaded
+      if loaded.xml == nil {
+        // No index on disk yet: write the empty one first. A crash during this first share then
+        // leaves a folder at or above nextID, which the next change removes; with no index, the
+        // folder would pass for a meme of a lost index and stay forever.
+        do {
+          previous = try commit(index, replacing: loaded)
+        } catch let failure as CommitFailure {
+          throw failure.error
+        }
+      }
       let id = index.nextID
       let folder = livePath(id)
       let originalName = "\(id)/original.\(Self.originalExtension(meme.original))"
@@ -37,7 +48,7 @@ extension MemeStore {
           memeFile: memeName, thumbnailFile: thumbnailName)
         index.memes.append(added)
         index.nextID = id + 1
-        try commit(index, replacing: loaded)
+        try commit(index, replacing: previous)
         return added
       } catch let failure as CommitFailure {
         if !failure.landed { files.removeQuietly(folder) }
@@ -204,8 +215,9 @@ extension MemeStore {
   }
 
   /// Writes the index atomically; if that fails after the rename (a failed directory fsync),
-  /// puts the previous index back so the store is as before.
-  func commit(_ index: StoreIndex, replacing previous: LoadedIndex) throws {
+  /// puts the previous index back so the store is as before. Returns the index now on disk.
+  @discardableResult
+  func commit(_ index: StoreIndex, replacing previous: LoadedIndex) throws -> LoadedIndex {
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
     let xml: Data
@@ -234,6 +246,7 @@ extension MemeStore {
     Self.saveCache(index, xml: xml, hash: hash, indexPath: indexPath, files: files)
     let loaded = LoadedIndex(index: index, xml: xml, xmlHash: hash)
     rememberIndex(loaded)
+    return loaded
   }
 
   /// Makes a folder rename durable; on failure moves it back and rethrows.

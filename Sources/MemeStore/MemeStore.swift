@@ -176,6 +176,12 @@ public final class MemeStore: @unchecked Sendable {
     }
   }
 
+  /// Whether the store holds any meme, without checking every meme's files as `memes()` does
+  /// (the shell asks at start-up; on 10,000 memes that check costs more than the answer).
+  public func hasMemes() throws -> Bool {
+    try !current().index.memes.isEmpty
+  }
+
   /// One meme by id, its files checked (present, not symlinks, PNG or JPEG bytes).
   public func meme(id: Int) throws -> Meme {
     let index = try current().index

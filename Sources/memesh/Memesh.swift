@@ -8,10 +8,10 @@ struct Memesh: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "memesh",
     abstract: "A meme studio for the terminal.",
-    discussion: """
-      With a terminal on stdin, memesh starts its interactive shell. Otherwise it reads commands
-      from stdin, one per line. Type 'help' inside memesh for its commands.
-      """,
+    discussion:
+      "With a terminal on stdin, memesh starts its interactive shell. Otherwise it reads "
+      + "commands from stdin, one per line, with no prompt, pictures or colors. Type 'help' "
+      + "inside memesh for its commands.",
     version: MemeshVersion.current
   )
 
@@ -28,6 +28,9 @@ struct Memesh: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Run a transcript and compare it with its expected output (diff, exit 1 on mismatch).",
+      discussion:
+        "--check and --replay run from the transcript's folder in a new empty memesh home "
+        + "(removed afterwards) unless --home names one.",
       valueName: "file"))
   var check: String?
 
@@ -37,7 +40,13 @@ struct Memesh: ParsableCommand {
         + "else $XDG_DATA_HOME/memesh).", valueName: "dir"))
   var home: String?
 
-  @Flag(help: "In -c, piped and transcript modes, go on after a failed command.")
+  @Flag(
+    help: ArgumentHelp(
+      "In -c and piped modes, go on after a failed command.",
+      discussion:
+        "Without it memesh stops at the first failed command with status 1. With it the "
+        + "session goes on; the status is 1 at the end if any command failed, 0 after 'quit'. "
+        + "Transcripts (--check, --replay) always go on."))
   var keepGoing = false
 
   @Option(
@@ -71,6 +80,9 @@ struct Memesh: ParsableCommand {
 
   /// Parses argv; a usage error exits 2 (argument-parser's default is 64).
   static func main() {
+    if let options = QuickArguments.parse(CommandLine.arguments.dropFirst()) {
+      Foundation.exit(Launcher.run(options))
+    }
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -80,7 +92,10 @@ struct Memesh: ParsableCommand {
         exit(withError: error)
       }
       FileHandle.standardError.write(Data("memesh: \(message(for: error))\n".utf8))
-      FileHandle.standardError.write(Data("usage: memesh [-c commands] [--replay file | --check file] [--home dir]; see 'memesh --help'\n".utf8))
+      FileHandle.standardError.write(
+        Data(
+          "usage: memesh [-c commands] [--replay file | --check file] [--home dir]; see 'memesh --help'\n"
+            .utf8))
       Foundation.exit(2)
     }
   }

@@ -1,0 +1,244 @@
+import CMemeshShim
+import Foundation
+import MemeCore
+
+/// Renders a meme at full resolution, encodes it and makes its thumbnail, in one pass.
+///
+/// The picture is never copied: the encoder reads rows straight from the decoded (and cropped)
+/// photo, except the few rows a caption covers, which are copied into small strips and drawn
+/// on. So a 12-MP share needs the decoded 48 MB plus the strips and the encoded file, and the
+/// thumbnail is reduced on a second thread while the main one encodes.
+public struct MemeRenderer: Sendable {
+  /// A rendered meme: the encoded file and its PNG thumbnail.
+  public struct Output: Sendable {
+    public var data: Data
+    public var format: ImageFormat
+    /// Size of the meme (the crop's size).
+    public var size: PixelSize
+    /// PNG, longest side at most `MemeRenderer.thumbnailDimension`, with the same recipe.
+    public var thumbnail: Data
+    public var thumbnailSize: PixelSize
+    /// What the captions did (shrunk, wrapped, cut, fallback fonts).
+    public var report: CaptionReport
+  }
+
+  /// How PNG pixels are compressed. `MemeRenderer.pngCompression` is the measured default.
+  public struct PNGCompression: Sendable, Equatable {
+    /// libdeflate over the whole image at once, or zlib streamed (split over `threads`).
+    public var useLibdeflate: Bool
+    /// zlib 0–9 or libdeflate 0–12.
+    public var level: Int
+    /// 0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth, 5 per row the best of Sub/Up/Paeth.
+    public var filter: Int
+    /// 1 or 2.
+    public var threads: Int
+
+    public init(useLibdeflate: Bool, level: Int, filter: Int, threads: Int) {
+      self.useLibdeflate = useLibdeflate
+      self.level = level
+      self.filter = filter
+      self.threads = threads
+    }
+  }
+
+  /// The longest side of a thumbnail.
+  public static let thumbnailDimension = 256
+
+  /// The PNG settings chosen by measurement: the 12-MP bench photo as a meme, render only
+  /// (memesh-render-bench --png METHOD:LEVEL:FILTER:THREADS), medians of 3, machine quiet:
+  ///
+  ///     zlib 1, Up, 2 threads (pigz-style)  326 ms  16.33 MB  peak 115 MB   ← chosen
+  ///     zlib 2, Up, 2 threads               357 ms  16.28 MB  peak 115 MB
+  ///     zlib 1, Paeth, 2 threads            398 ms  16.56 MB
+  ///     libdeflate 1, Up (2 filter threads)  374 ms  17.22 MB  peak 142 MB (needs every
+  ///                                                             filtered row at once: +36 MB)
+  ///     zlib 6, Up, 2 threads               955 ms  16.37 MB  (the size reference)
+  ///     libpng + zlib 6, adaptive filters  3426 ms  22.02 MB  (bench/floor.c)
+  ///
+  /// Under heavy load from other processes libdeflate's single thread was faster (its total CPU
+  /// is lower), but zlib streams rows straight from the picture, so a 12-MP PNG share stays
+  /// under 2.5× the decoded picture.
+  public static let pngCompression = PNGCompression(
+    useLibdeflate: false, level: 1, filter: 2, threads: 2)
+
+  public var captions: CaptionRenderer
+  public var pngCompression: PNGCompression
+
+  public init(catalog: FontCatalog, pngCompression: PNGCompression = MemeRenderer.pngCompression) {
+    self.captions = CaptionRenderer(catalog: catalog)
+    self.pngCompression = pngCompression
+  }
+
+  /// Renders what the editor holds; the recipe (captions, font, crop, original's SHA-256) is
+  /// embedded so the file can be edited again.
+  public func render(_ state: EditorState, format: ImageFormat, jpegQuality: Int = 90) throws
+    -> Output
+  {
+    guard let picture = state.picture else {
+      throw MemeError("cannot render: no picture loaded (try 'load FILE')")
+    }
+    let recipe = MemeRecipe(
+      top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
+      originalSHA256: picture.sha256)
+    // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
+    // look at 12 million alpha bytes.
+    return try render(
+      picture.image, top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
+      format: format, options: EncodeOptions(jpegQuality: jpegQuality, recipe: recipe),
+      isOpaque: picture.format == .jpeg ? true : nil)
+  }
+
+  /// Crops `image`, draws the captions, encodes as `format` and makes the thumbnail.
+  /// `isOpaque` says whether every pixel of `image` is opaque, when the caller knows.
+  public func render(
+    _ image: RGBAImage, top: String, bottom: String, font: String, crop: Crop = .off,
+    format: ImageFormat, options: EncodeOptions = EncodeOptions(), isOpaque: Bool? = nil
+  ) throws -> Output {
+    let rect = try crop.resolved(in: image.size)
+    guard rect.width > 0, rect.height > 0 else {
+      throw MemeError("cannot render: the picture is empty")
+    }
+    let (canvases, report) = try captions.canvases(
+      for: rect.size, top: top, bottom: bottom, font: font)
+    let strips = MemeRenderer.strips(of: image, in: rect, covering: canvases)
+    let thumbnailSize = ImageOps.fittedSize(
+      of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
+    var thumbnailPixels = [UInt8](
+      repeating: 0, count: thumbnailSize.width * thumbnailSize.height * 4)
+    let recipe = options.recipe?.encoded()
+    let settings = memesh_png_options(
+      use_libdeflate: pngCompression.useLibdeflate ? 1 : 0, level: Int32(pngCompression.level),
+      filter: Int32(pngCompression.filter), threads: Int32(pngCompression.threads))
+    let data = try MemeRenderer.withRows(of: image, in: rect, strips: strips, isOpaque: isOpaque) {
+      rows in
+      try thumbnailPixels.withUnsafeMutableBufferPointer { thumbnail in
+        try MemeRenderer.withOptionalCString(recipe) { recipe in
+          let keepAlpha: Int32 = format == .png && memesh_rows_opaque(rows) == 0 ? 1 : 0
+          var request = memesh_render_request(
+            png: format == .png ? 1 : 0,
+            jpeg_quality: Int32(min(100, max(1, options.jpegQuality))), keep_alpha: keepAlpha,
+            png_options: settings, recipe: recipe, thumbnail_width: UInt32(thumbnailSize.width),
+            thumbnail_height: UInt32(thumbnailSize.height), thumbnail: thumbnail.baseAddress)
+          return try MemeRenderer.encoded(format) { out, size, message, messageSize in
+            memesh_render_rows(rows, &request, out, size, message, messageSize)
+          }
+        }
+      }
+    }
+    let thumbnailImage = RGBAImage(
+      width: thumbnailSize.width, height: thumbnailSize.height, pixels: thumbnailPixels)
+    // The recipe rides in the thumbnail too, like in the meme.
+    let thumbnail = try ImageCodec.encode(
+      thumbnailImage, as: .png, options: EncodeOptions(recipe: options.recipe))
+    return Output(
+      data: data, format: format, size: rect.size, thumbnail: thumbnail,
+      thumbnailSize: thumbnailSize, report: report)
+  }
+
+  // MARK: - Strips
+
+  /// Rows `firstRow ..< firstRow + image.height` of the meme, copied from the photo and drawn on.
+  struct Strip {
+    var firstRow: Int
+    var image: RGBAImage
+  }
+
+  /// One strip per group of overlapping caption regions, with the captions composited.
+  static func strips(of image: RGBAImage, in rect: PixelRect, covering canvases: [CaptionCanvas])
+    -> [Strip]
+  {
+    let ranges = canvases.map(\.region).filter { $0.width > 0 && $0.height > 0 }
+      .map { $0.y..<($0.y + $0.height) }.sorted { $0.lowerBound < $1.lowerBound }
+    var merged: [Range<Int>] = []
+    for range in ranges {
+      if let last = merged.last, range.lowerBound <= last.upperBound {
+        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+      } else {
+        merged.append(range)
+      }
+    }
+    return merged.map { rows in
+      var strip = ImageOps.crop(
+        image,
+        to: PixelRect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
+      )
+      for canvas in canvases { canvas.composite(onto: &strip, firstRow: rows.lowerBound) }
+      return Strip(firstRow: rows.lowerBound, image: strip)
+    }
+  }
+
+  /// Calls `body` with the meme as row pointers: strip rows where captions are, photo rows
+  /// (offset by the crop) everywhere else.
+  static func withRows<Result>(
+    of image: RGBAImage, in rect: PixelRect, strips: [Strip], isOpaque: Bool?,
+    _ body: (UnsafePointer<memesh_rows>) throws -> Result
+  ) throws -> Result {
+    try image.pixels.withUnsafeBufferPointer { photo in
+      try withStripPointers(strips[...], collected: []) { stripBases in
+        guard let photoBase = photo.baseAddress else {
+          throw MemeError("cannot render: the picture is empty")
+        }
+        var rows = (0..<rect.height).map { row -> UnsafePointer<UInt8>? in
+          photoBase + ((rect.y + row) * image.width + rect.x) * 4
+        }
+        for (strip, base) in zip(strips, stripBases) {
+          for row in 0..<strip.image.height {
+            rows[strip.firstRow + row] = base + row * strip.image.width * 4
+          }
+        }
+        return try rows.withUnsafeBufferPointer { pointers in
+          var meme = memesh_rows(
+            rows: pointers.baseAddress, width: UInt32(rect.width), height: UInt32(rect.height),
+            opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1)
+          // Looked up once here rather than by each consumer (encoder, thumbnail).
+          meme.opaque = memesh_rows_opaque(&meme)
+          return try body(&meme)
+        }
+      }
+    }
+  }
+
+  /// Pins every strip's pixels for the duration of `body`.
+  private static func withStripPointers<Result>(
+    _ strips: ArraySlice<Strip>, collected: [UnsafePointer<UInt8>],
+    _ body: ([UnsafePointer<UInt8>]) throws -> Result
+  ) throws -> Result {
+    guard let first = strips.first else { return try body(collected) }
+    return try first.image.pixels.withUnsafeBufferPointer { pixels in
+      guard let base = pixels.baseAddress else { throw MemeError("cannot render: empty caption") }
+      return try withStripPointers(strips.dropFirst(), collected: collected + [base], body)
+    }
+  }
+
+  // MARK: - C calls
+
+  /// Runs one shim encoder and hands its malloc'd buffer to `Data` without copying.
+  static func encoded(
+    _ format: ImageFormat,
+    _ body: (
+      UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+      UnsafeMutablePointer<CChar>, Int
+    ) -> Int32
+  ) throws -> Data {
+    var out: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = message.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return Int32(MEMESH_ERROR) }
+      return body(&out, &size, base, buffer.count)
+    }
+    guard status == Int32(MEMESH_OK), let out else {
+      let reason = String(
+        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw MemeError("cannot encode \(format == .png ? "PNG" : "JPEG"): \(reason)")
+    }
+    return Data(bytesNoCopy: out, count: size, deallocator: .free)
+  }
+
+  static func withOptionalCString<Result>(
+    _ text: String?, _ body: (UnsafePointer<CChar>?) throws -> Result
+  ) rethrows -> Result {
+    guard let text else { return try body(nil) }
+    return try text.withCString { try body($0) }
+  }
+}

@@ -1,0 +1,194 @@
+import MemeCore
+
+/// Every command of the shell, in the order `help` lists them. Help, completion, dispatch and
+/// "did you mean" all read this one list.
+public enum CommandRegistry {
+  /// The commands.
+  public static let commands: [ShellCommand] = editorCommands + sentCommands + anywhereCommands
+
+  /// The command called `name` (or with that alias), case-insensitive.
+  public static func command(named name: String) -> ShellCommand? {
+    let lowered = name.lowercased()
+    return commands.first { $0.allNames.contains(lowered) }
+  }
+
+  // MARK: - Editor
+
+  static let editorCommands: [ShellCommand] = [
+    ShellCommand(
+      "new", aliases: ["add"], views: [.editor], abstract: "start a blank draft",
+      discussion: "The captions show the placeholders TOP and BOTTOM until you type them; "
+        + "placeholders are never drawn into a shared meme."
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      shell.newDraft()
+    },
+    ShellCommand(
+      "load", aliases: ["album"], usage: "load PATH", views: [.editor],
+      abstract: "load a PNG or JPEG picture into the editor",
+      discussion: "A picture memesh wrote carries its recipe; when its original is in the store, "
+        + "load reopens that meme for editing instead of captioning the captioned picture.",
+      arguments: .positional([.imagePaths])
+    ) { shell, arguments in
+      guard arguments.count == 1 else {
+        throw arguments.usageError(
+          arguments.isEmpty ? "needs a PATH" : "takes one PATH (quote names with spaces)")
+      }
+      try shell.load(path: arguments[0])
+    },
+    ShellCommand(
+      "camera", views: [.editor], abstract: "take a picture with the camera and load it",
+      discussion: "Needs a video device (/dev/video*, or MEMESH_CAMERA=PATH) and ffmpeg or "
+        + "fswebcam.",
+      unavailableReason: { $0.cameraUnavailableReason() }
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      try shell.camera()
+    },
+    ShellCommand(
+      "top", usage: "top TEXT", views: [.editor], abstract: "set the top caption",
+      discussion: "Without TEXT, shows it. top \"\" clears it."
+    ) { shell, arguments in try shell.setCaption(top: true, arguments) },
+    ShellCommand(
+      "bottom", usage: "bottom TEXT", views: [.editor], abstract: "set the bottom caption",
+      discussion: "Without TEXT, shows it. bottom \"\" clears it."
+    ) { shell, arguments in try shell.setCaption(top: false, arguments) },
+    ShellCommand(
+      "caption", usage: "caption TOP | BOTTOM", views: [.editor],
+      abstract: "set both captions at once",
+      discussion: "An unquoted | separates them; quote it ('|') to put a bar in a caption."
+    ) { shell, arguments in try shell.setCaptions(arguments) },
+    ShellCommand(
+      "font", usage: "font [NAME]", views: [.editor], abstract: "choose the caption font",
+      discussion: "NAME is a font from 'fonts' or a path to a .ttf/.otf file.",
+      arguments: .positional([.fonts])
+    ) { shell, arguments in try shell.font(arguments) },
+    ShellCommand(
+      "fonts", views: [.editor], abstract: "list the fonts with a sample line"
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      try shell.listFonts()
+    },
+    ShellCommand(
+      "crop", usage: "crop X Y W H | crop W:H | crop off", views: [.editor],
+      abstract: "crop the picture (a rectangle, an aspect ratio, or off)",
+      arguments: .positional([.words(["off", "1:1", "4:3", "3:2", "16:9", "9:16"])])
+    ) { shell, arguments in try shell.crop(arguments) },
+    ShellCommand(
+      "preview", usage: "preview [--explain] [--out FILE]", views: [.editor],
+      abstract: "show the meme (or describe it where pictures cannot be drawn)",
+      discussion: "--explain says how each caption was laid out; --out FILE writes the picture "
+        + "at full resolution (PNG, or JPEG for .jpg names) without sharing it.",
+      arguments: .options(switches: ["--explain"], values: ["--out": .anyPath])
+    ) { shell, arguments in try shell.preview(arguments) },
+    ShellCommand(
+      "share", usage: "share [file PATH | clipboard | open] [--format png|jpeg]",
+      views: [.editor], abstract: "save the meme to the sent memes, then hand it on",
+      discussion: "The meme is saved first (as MemeMe does), then written to PATH, copied to "
+        + "the clipboard (wl-copy or xclip) or opened (xdg-open). When editing a sent meme, "
+        + "share updates it in place. The format defaults to PATH's extension, else the "
+        + "picture's own.",
+      arguments: .options(
+        values: ["--format": .words(["png", "jpeg"])],
+        positional: ArgumentCompleter { shell, previous, partial in
+          if previous.isEmpty {
+            return ArgumentCompleter.words(["file", "clipboard", "open"]).complete(
+              shell, previous, partial)
+          }
+          if previous == ["file"] { return ArgumentCompleter.anyPath.complete(shell, [], partial) }
+          return []
+        })
+    ) { shell, arguments in try shell.share(arguments) },
+    ShellCommand(
+      "cancel", views: [.editor], abstract: "discard the draft and show the sent memes"
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      shell.cancel()
+    },
+    ShellCommand(
+      "undo", views: [.editor, .sent],
+      abstract: "undo the last change (in the sent memes: the last delete)"
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      try shell.undo()
+    },
+    ShellCommand("redo", views: [.editor], abstract: "redo what undo undid") { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      try shell.redo()
+    },
+    ShellCommand(
+      "history", views: [.editor], abstract: "list the editor's undo steps"
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      shell.listHistory()
+    },
+    ShellCommand(
+      "info", views: [.editor], abstract: "print the editor state as key: value lines",
+      discussion: "Keys, in order: image, width, height, format, top, bottom, font, crop, "
+        + "unsaved changes, editing. Scripts may rely on them."
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      shell.info()
+    },
+  ]
+
+  // MARK: - Sent memes
+
+  static let sentCommands: [ShellCommand] = [
+    ShellCommand(
+      "browse", aliases: ["list", "ls"], usage: "browse [table|grid] [--tsv]", views: [.sent],
+      abstract: "show the sent memes as a table or a grid of thumbnails",
+      discussion: "--tsv prints one tab-separated row per meme for scripts: id, top, bottom, "
+        + "font, width, height, created (ISO 8601), path of the rendered image.",
+      arguments: .options(
+        switches: ["--tsv"], positional: .positional([.words(["table", "grid"])]))
+    ) { shell, arguments in try shell.browse(arguments) },
+    ShellCommand(
+      "show", usage: "show ID", views: [.sent, .detail],
+      abstract: "show one sent meme at its own aspect ratio", arguments: .positional([.memeIDs])
+    ) { shell, arguments in try shell.show(arguments) },
+    ShellCommand(
+      "edit", usage: "edit ID", views: [.sent, .detail],
+      abstract: "open a sent meme in the editor; share then updates it",
+      arguments: .positional([.memeIDs])
+    ) { shell, arguments in try shell.edit(arguments) },
+    ShellCommand(
+      "delete", aliases: ["rm"], usage: "delete ID", views: [.sent, .detail],
+      abstract: "delete a sent meme ('undo' brings it back)", arguments: .positional([.memeIDs])
+    ) { shell, arguments in try shell.delete(arguments) },
+    ShellCommand(
+      "export", usage: "export ID PATH", views: [.sent, .detail],
+      abstract: "write a sent meme's picture to a file",
+      arguments: .positional([.memeIDs, .anyPath])
+    ) { shell, arguments in try shell.export(arguments) },
+    ShellCommand(
+      "back", views: [.detail, .editor], abstract: "go back to the sent memes"
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      shell.back()
+    },
+  ]
+
+  // MARK: - Anywhere
+
+  static let anywhereCommands: [ShellCommand] = [
+    ShellCommand(
+      "help", usage: "help [COMMAND]", views: [.anywhere],
+      abstract: "list the commands, or explain one", arguments: .commandNames
+    ) { shell, arguments in try shell.help(arguments) },
+    ShellCommand(
+      "source", usage: "source FILE", views: [.anywhere],
+      abstract: "run the commands in a file (or a transcript's inputs)",
+      arguments: .positional([.anyPath])
+    ) { shell, arguments in
+      guard arguments.count == 1 else { throw arguments.usageError() }
+      try shell.source(path: arguments[0])
+    },
+    ShellCommand(
+      "quit", aliases: ["exit"], views: [.anywhere], abstract: "leave memesh (so does Ctrl-D)"
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      shell.quitRequested = true
+    },
+  ]
+}

@@ -1,0 +1,162 @@
+/// Splits a command line into words: spaces and tabs separate, `'…'` quotes literally, `"…"`
+/// quotes with backslash escapes, a backslash outside quotes escapes the next character.
+public enum CommandTokenizer {
+  /// One word and whether any part of it was quoted or escaped (an unquoted `|` separates the
+  /// captions of `caption`; a quoted one is text).
+  public struct Token: Equatable, Sendable {
+    public var text: String
+    public var isLiteral: Bool
+
+    public init(_ text: String, isLiteral: Bool = false) {
+      self.text = text
+      self.isLiteral = isLiteral
+    }
+  }
+
+  /// Why a line cannot be split.
+  public enum Failure: Error, Equatable {
+    /// A quote (`'` or `"`) is not closed.
+    case unterminatedQuote(Character)
+
+    public var message: String {
+      switch self {
+      case .unterminatedQuote(let quote):
+        return "unterminated \(quote == "'" ? "single" : "double") quote (close it with \(quote))"
+      }
+    }
+  }
+
+  /// The words of `line`.
+  public static func tokenize(_ line: String) throws(Failure) -> [Token] {
+    let scan = scan(line)
+    if let quote = scan.openQuote { throw .unterminatedQuote(quote) }
+    return scan.tokens + (scan.current.map { [$0] } ?? [])
+  }
+
+  /// What a scan of a (possibly unfinished) line found: the finished words, the word being typed
+  /// (nil after trailing whitespace), where that word starts, and an open quote.
+  struct Scan {
+    var tokens: [Token] = []
+    var current: Token?
+    /// Unicode scalars from the start of the current word to the end of the line.
+    var currentRawScalars = 0
+    var openQuote: Character?
+  }
+
+  /// Scans `line`, tolerating an unfinished quote (for completion).
+  static func scan(_ line: String) -> Scan {
+    var scan = Scan()
+    var quote: Character?
+    var escaping = false
+    var wordStart = 0
+    var position = 0
+    func append(_ scalar: Unicode.Scalar, literal: Bool) {
+      if scan.current == nil {
+        scan.current = Token("")
+        wordStart = position
+      }
+      scan.current?.text.unicodeScalars.append(scalar)
+      if literal { scan.current?.isLiteral = true }
+    }
+    func startWordIfNeeded() {
+      if scan.current == nil {
+        scan.current = Token("", isLiteral: true)
+        wordStart = position
+      }
+      scan.current?.isLiteral = true
+    }
+    for scalar in line.unicodeScalars {
+      defer { position += 1 }
+      if escaping {
+        escaping = false
+        append(scalar, literal: true)
+        continue
+      }
+      switch quote {
+      case "'":
+        if scalar == "'" { quote = nil } else { append(scalar, literal: true) }
+      case "\"":
+        if scalar == "\"" {
+          quote = nil
+        } else if scalar == "\\" {
+          escaping = true
+        } else {
+          append(scalar, literal: true)
+        }
+      default:
+        switch scalar {
+        case " ", "\t":
+          if let word = scan.current {
+            scan.tokens.append(word)
+            scan.current = nil
+          }
+        case "'", "\"":
+          startWordIfNeeded()
+          quote = Character(scalar)
+        case "\\":
+          startWordIfNeeded()
+          escaping = true
+        default:
+          append(scalar, literal: false)
+        }
+      }
+    }
+    // A lone backslash at the end is kept as a backslash.
+    if escaping, quote == nil { append("\\", literal: true) }
+    if escaping, quote == "\"" { append("\\", literal: true) }
+    scan.openQuote = quote
+    scan.currentRawScalars = scan.current == nil ? 0 : position - wordStart
+    return scan
+  }
+
+  /// Characters `quoted(_:)` escapes.
+  static let special: Set<Unicode.Scalar> = [" ", "\t", "'", "\"", "\\", "|", ";", "#"]
+
+  /// `word` written so that `tokenize` gives it back as one word (`my\ photo.jpg`); used for
+  /// completion insertions. Control characters are put in double quotes as they are.
+  public static func quoted(_ word: String) -> String {
+    if word.isEmpty { return "''" }
+    var result = ""
+    for scalar in word.unicodeScalars {
+      if special.contains(scalar) { result += "\\" }
+      result.unicodeScalars.append(scalar)
+    }
+    return result
+  }
+
+  /// Splits a `-c` script into commands at unquoted `;` and newlines.
+  public static func splitCommands(_ script: String) -> [String] {
+    var commands: [String] = []
+    var current = ""
+    var quote: Character?
+    var escaping = false
+    for character in script {
+      if escaping {
+        escaping = false
+        current.append(character)
+        continue
+      }
+      if character == "\\" && quote != "'" {
+        escaping = true
+        current.append(character)
+        continue
+      }
+      if let open = quote {
+        if character == open { quote = nil }
+        current.append(character)
+        continue
+      }
+      if character == "'" || character == "\"" {
+        quote = character
+        current.append(character)
+      } else if character == ";" || character == "\n" || character == "\r\n" {
+        commands.append(current)
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    commands.append(current)
+    return commands.filter { !$0.allSatisfy(\.isWhitespace) }
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where the shell's output goes: the terminal (or a pipe), or a transcript being recorded.
+///
+/// Every line of text is escaped with `Display` before it is written, so user data never reaches
+/// the terminal raw. Only pictures (`picture(_:)`) pass escape sequences through.
+public final class Console {
+  /// One piece of output, in the order it was produced.
+  public enum Stream: Sendable { case output, error }
+
+  /// Collects output instead of writing it (transcripts).
+  public final class Capture {
+    public private(set) var lines: [(stream: Stream, text: String)] = []
+    func append(_ stream: Stream, _ text: String) { lines.append((stream, text)) }
+    /// Takes the lines collected so far.
+    public func drain() -> [(stream: Stream, text: String)] {
+      defer { lines.removeAll() }
+      return lines
+    }
+  }
+
+  /// Errors, warnings and notes longer than this (a 1 MiB file name…) are cut with "…".
+  static let messageLimit = 2000
+
+  /// Nil when writing to the real file descriptors.
+  public let capture: Capture?
+  /// Whether `error:` may be colored (a terminal on stderr and no NO_COLOR).
+  let colorErrors: Bool
+
+  /// Writes to stdout and stderr; `error:` is red when `colorAllowed`, stderr is a terminal and
+  /// neither NO_COLOR nor TERM=dumb says otherwise.
+  public init(environment: [String: String], colorAllowed: Bool = true) {
+    capture = nil
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+    colorErrors = colorAllowed && !noColor && isatty(2) == 1 && environment["TERM"] != "dumb"
+  }
+
+  /// Collects into `capture`.
+  public init(capture: Capture) {
+    self.capture = capture
+    colorErrors = false
+  }
+
+  // MARK: - Text
+
+  /// Prints one line; a newline inside `text` (user data) is shown escaped, like any control
+  /// character.
+  public func line(_ text: String) {
+    emit(.output, text, splitting: false)
+  }
+
+  /// Prints memesh's own multi-line text: one line per "\n", each escaped.
+  public func block(_ text: String) {
+    emit(.output, text, splitting: true)
+  }
+
+  /// Prints a prompt or other text without a newline (terminals only).
+  func prompt(_ text: String) {
+    guard capture == nil else { return }
+    Console.writeAll(1, Display.escaped(text))
+  }
+
+  /// Prints `error: message` on stderr.
+  public func error(_ message: String) {
+    let safe = Display.cell(message, limit: Console.messageLimit)
+    if let capture {
+      capture.append(.error, "error: " + safe)
+    } else if colorErrors {
+      Console.writeAll(2, "\u{1B}[31merror:\u{1B}[0m " + safe + "\n")
+    } else {
+      Console.writeAll(2, "error: " + safe + "\n")
+    }
+  }
+
+  /// Prints `warning: message` on stderr.
+  public func warning(_ message: String) {
+    emit(.error, "warning: " + Display.cell(message, limit: Console.messageLimit), splitting: false)
+  }
+
+  /// Prints a one-line notice on stderr (`note: …`).
+  public func note(_ message: String) {
+    emit(.error, "note: " + Display.cell(message, limit: Console.messageLimit), splitting: false)
+  }
+
+  /// Lines whose parts were escaped by the caller (tab-separated rows): written as given, except
+  /// that any control character other than a tab is still escaped.
+  func rows(_ rows: [String]) {
+    // Written in blocks of about 64 KB, not a system call per row (10,000 rows for a big store).
+    var pending = ""
+    for row in rows {
+      // Printable ASCII and tabs are already safe: no need to split and escape each field.
+      let plain = row.utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }
+      let safe =
+        plain
+        ? row
+        : row.split(separator: "\t", omittingEmptySubsequences: false)
+          .map { Display.escaped(String($0)) }.joined(separator: "\t")
+      if let capture {
+        capture.append(.output, safe)
+      } else {
+        pending += safe
+        pending += "\n"
+        if pending.utf8.count >= 1 << 16 {
+          Console.writeAll(1, pending)
+          pending = ""
+        }
+      }
+    }
+    if !pending.isEmpty { Console.writeAll(1, pending) }
+  }
+
+  /// A terminal picture: escape sequences pass through. Never captured into transcripts.
+  func picture(_ text: String) {
+    guard capture == nil, !text.isEmpty else { return }
+    Console.writeAll(1, text + "\n")
+  }
+
+  private func emit(_ stream: Stream, _ text: String, splitting: Bool) {
+    let pieces =
+      splitting ? text.split(separator: "\n", omittingEmptySubsequences: false) : [text[...]]
+    for piece in pieces {
+      let safe = Display.escaped(String(piece))
+      if let capture {
+        capture.append(stream, safe)
+      } else {
+        Console.writeAll(stream == .output ? 1 : 2, safe + "\n")
+      }
+    }
+  }
+
+  // MARK: - Writing
+
+  /// Writes every byte with write(2). A closed pipe or a full disk ends memesh quietly with
+  /// status 1 (Foundation's `FileHandle.write` would trap instead).
+  static func writeAll(_ descriptor: Int32, _ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return write(descriptor, base + offset, buffer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        // EPIPE, ENOSPC, EIO…: nobody can read what follows.
+        outputFailed()
+      }
+      offset += written
+    }
+    bytes.removeAll()
+  }
+
+  /// Called when output cannot be written; set by the launcher to restore the terminal first.
+  nonisolated(unsafe) static var beforeOutputFailureExit: (() -> Void)?
+
+  private static func outputFailed() -> Never {
+    beforeOutputFailureExit?()
+    _exit(1)
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import MemeCore
+import MemeMedia
+
+/// What a share writes: the rendered meme in its format, a thumbnail, and what captioning decided.
+struct RenderedMeme {
+  var data: Data
+  var thumbnail: Data
+  var size: PixelSize
+  var report: CaptionReport
+}
+
+/// Every full-resolution render memesh does goes through `MemeRendering.render` — ONE function,
+/// so the renderer behind it can change in one place.
+enum MemeRendering {
+  /// The longest side of a stored thumbnail.
+  static let thumbnailDimension = MemeRenderer.thumbnailDimension
+
+  /// Crops, captions and encodes `state`'s picture at full resolution, with the recipe embedded
+  /// in the file and in the thumbnail. MemeRenderer does it in one pass without copying the
+  /// picture (the caption rows are drawn into strips; the thumbnail is made alongside).
+  static func render(
+    _ state: EditorState, picture: SourcePicture, format: ImageFormat, catalog: FontCatalog
+  ) throws -> RenderedMeme {
+    var drawn = state
+    drawn.picture = picture
+    let output = try MemeRenderer(catalog: catalog).render(drawn, format: format)
+    return RenderedMeme(
+      data: output.data, thumbnail: output.thumbnail, size: output.size, report: output.report)
+  }
+
+  /// A quick render from the picture's preview proxy (for `preview` in the terminal): the same
+  /// crop, scaled to the proxy, and the same captions.
+  static func preview(
+    _ state: EditorState, picture: SourcePicture, catalog: FontCatalog
+  ) throws -> (image: RGBAImage, report: CaptionReport) {
+    let full = picture.size
+    let rect = try state.crop.resolved(in: full)
+    let proxy = picture.proxy
+    let scaleX = Double(proxy.width) / Double(max(1, full.width))
+    let scaleY = Double(proxy.height) / Double(max(1, full.height))
+    let scaled = PixelRect(
+      x: Int((Double(rect.x) * scaleX).rounded(.down)),
+      y: Int((Double(rect.y) * scaleY).rounded(.down)),
+      width: max(1, Int((Double(rect.width) * scaleX).rounded())),
+      height: max(1, Int((Double(rect.height) * scaleY).rounded())))
+    let cropped = ImageOps.crop(proxy, to: scaled)
+    return try CaptionRenderer(catalog: catalog).render(
+      onto: cropped, top: state.top, bottom: state.bottom, font: state.font)
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import MemeCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Writes the files users ask for (`share file`, `export`, `preview --out`): only regular files,
+/// never over a device, FIFO or socket, each written to a temporary file and renamed into place so
+/// a failure never leaves half a picture.
+enum OutputFile {
+  /// `~/x` expanded; other paths as given.
+  static func expanded(_ path: String) -> String {
+    if path == "~" { return NSHomeDirectory() }
+    if path.hasPrefix("~/") { return NSHomeDirectory() + path.dropFirst() }
+    return path
+  }
+
+  /// The path a picture for `path` goes to: into the folder when `path` is one
+  /// (`defaultName` inside it).
+  static func destination(_ path: String, defaultName: String) -> String {
+    let full = expanded(path)
+    var status = stat()
+    if stat(full, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+      return (full.hasSuffix("/") ? full : full + "/") + defaultName
+    }
+    return full
+  }
+
+  /// The format a file name asks for by its extension, if any.
+  static func format(ofPath path: String) -> ImageFormat? {
+    let ext = (path as NSString).pathExtension.lowercased()
+    switch ext {
+    case "png": return .png
+    case "jpg", "jpeg", "jpe", "jfif": return .jpeg
+    default: return nil
+    }
+  }
+
+  /// Writes `data` to `path` atomically; refuses anything but a regular file (or a new name).
+  static func write(_ data: Data, to path: String) throws {
+    guard !path.isEmpty else { throw MemeError("cannot write '': no file name given") }
+    func failure(_ reason: String) -> MemeError { MemeError("cannot write '\(path)': \(reason)") }
+    var status = stat()
+    if stat(path, &status) == 0 {
+      switch status.st_mode & S_IFMT {
+      case S_IFREG: break
+      case S_IFDIR: throw failure("is a directory")
+      case S_IFCHR, S_IFBLK: throw failure("is a device; memesh only writes regular files")
+      case S_IFIFO: throw failure("is a FIFO; memesh only writes regular files")
+      default: throw failure("not a regular file")
+      }
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    let temporary =
+      (folder.isEmpty ? "" : folder + "/")
+      + ".\(name).memesh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure(reason(errno)) }
+    var closed = false
+    defer {
+      if !closed { close(descriptor) }
+    }
+    var offset = 0
+    let result: Int32 = data.withUnsafeBytes { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return 0 }
+      while offset < buffer.count {
+        let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        offset += written
+      }
+      return fsync(descriptor) == 0 ? 0 : errno
+    }
+    closed = true
+    let closeStatus = close(descriptor)
+    let closeErrno = errno
+    guard result == 0, closeStatus == 0 else {
+      unlink(temporary)
+      throw failure(reason(result != 0 ? result : closeErrno))
+    }
+    guard rename(temporary, path) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw failure(reason(code))
+    }
+  }
+
+  /// errno in the words of the shell.
+  static func reason(_ code: Int32) -> String {
+    switch code {
+    case ENOENT: "no such folder"
+    case EACCES, EPERM: "permission denied"
+    case ENOSPC: "no space left on the device"
+    case EROFS: "read-only file system"
+    case EISDIR: "is a directory"
+    case ENOTDIR: "a part of the path is not a folder"
+    case ENAMETOOLONG: "file name too long"
+    default: String(cString: strerror(code)).lowercased()
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import MemeCore
+import MemeMedia
+import MemeStore
+
+extension Shell {
+  // MARK: - Saving the draft after every change
+
+  /// Saves the editor's history as the draft (MemeStore's DraftStore); a failure is reported
+  /// once as a warning and never stops the edit.
+  func saveDraft() {
+    let steps = history.steps
+    if steps.all.count == 1, steps.all[0].state == .blank {
+      try? drafts.clear()
+      return
+    }
+    var images: [String: Data] = [:]
+    let draftSteps = steps.all.map { step -> DraftStep in
+      let state = step.state
+      if let picture = state.picture, images[picture.sha256] == nil {
+        images[picture.sha256] = picture.originalBytes
+      }
+      return DraftStep(
+        label: step.label, top: state.top, bottom: state.bottom, font: state.font,
+        crop: state.crop, sourcePath: state.picture?.path, sourceSHA256: state.picture?.sha256,
+        editingID: state.editingID)
+    }
+    do {
+      try drafts.save(DraftDocument(steps: draftSteps, current: steps.current), images: images)
+      draftSaveFailed = false
+    } catch {
+      if !draftSaveFailed {
+        console.warning("the draft is not saved: \(describe(error))")
+      }
+      draftSaveFailed = true
+    }
+  }
+
+  // MARK: - Restoring it at start
+
+  /// Restores a saved draft with a one-line notice; false when there was none (or it could not
+  /// be used, which is reported too).
+  func restoreDraft() -> Bool {
+    let document: DraftDocument?
+    do {
+      document = try drafts.load()
+    } catch {
+      console.warning(describe(error))
+      return false
+    }
+    guard let document, !document.steps.isEmpty, let current = document.currentStep else {
+      return false
+    }
+    var pictures: [String: SourcePicture] = [:]
+    var states: [History<EditorState>.Step] = []
+    for step in document.steps {
+      var picture: SourcePicture?
+      if let sha = step.sourceSHA256?.lowercased() {
+        if let known = pictures[sha] {
+          picture = known
+        } else {
+          do {
+            let bytes = try drafts.imageData(sha256: sha)
+            let path = step.sourcePath ?? "draft"
+            let decoded = try ImageCodec.decode(bytes, name: path)
+            let made = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+            pictures[sha] = made
+            picture = made
+          } catch {
+            console.warning("cannot restore the draft: \(describe(error)); starting blank")
+            try? drafts.clear()
+            return false
+          }
+        }
+      }
+      let state = EditorState(
+        picture: picture, top: step.top, bottom: step.bottom, font: step.font, crop: step.crop,
+        editingID: step.editingID)
+      states.append(History.Step(label: step.label, state: state))
+    }
+    let index = min(max(0, document.current), states.count - 1)
+    history = History(
+      past: Array(states[..<index]), present: states[index],
+      future: Array(states[(index + 1)...].reversed()))
+    cleanState = .blank
+    var what: [String] = []
+    if let path = current.sourcePath { what.append(Display.quoted(path)) }
+    if !current.top.isEmpty { what.append("top \"\(Display.cell(current.top, limit: 30))\"") }
+    if !current.bottom.isEmpty {
+      what.append("bottom \"\(Display.cell(current.bottom, limit: 30))\"")
+    }
+    if let id = current.editingID { what.append("editing meme \(id)") }
+    let summary = what.isEmpty ? "" : " (" + what.joined(separator: ", ") + ")"
+    console.note(
+      "restored the draft\(summary) with \(states.count) undo steps; 'new' starts a blank one")
+    return true
+  }
+}

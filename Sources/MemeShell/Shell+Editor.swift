@@ -1,0 +1,341 @@
+import Foundation
+import MemeCore
+import MemeMedia
+import MemeStore
+
+extension Shell {
+  // MARK: - Pictures
+
+  /// `new`: a blank draft.
+  func newDraft() {
+    apply(.newDraft, label: "new")
+    cleanState = .blank
+    console.line("new draft: top TOP, bottom BOTTOM (placeholders until you type captions)")
+  }
+
+  /// `load PATH`: decodes the picture and puts it in the editor. A file memesh wrote says so and,
+  /// when its original is in the store, reopens that meme for editing.
+  func load(path: String) throws {
+    let expanded = OutputFile.expanded(path)
+    // Decode, SHA-256 and preview proxy at once on two cores (MemeRenderer+Loading).
+    let (picture, decoded) = try MemeRenderer.loadPicture(path: expanded, displayPath: path)
+    for warning in decoded.warnings { console.warning(warning) }
+    if let recipe = decoded.recipe {
+      let captions =
+        "top \"\(Display.cell(recipe.top, limit: 40))\", "
+        + "bottom \"\(Display.cell(recipe.bottom, limit: 40))\""
+      let made = (try? store.memes(withOriginalSHA256: recipe.originalSHA256)) ?? []
+      let usable = made.filter { $0.problem == nil }
+      let meme =
+        usable.last { $0.top == recipe.top && $0.bottom == recipe.bottom } ?? usable.last
+      if let meme {
+        console.line("\(Display.quoted(path)) was made by memesh (\(captions))")
+        try edit(id: meme.id, recipe: recipe)
+        return
+      }
+      console.note(
+        "\(Display.quoted(path)) was made by memesh (\(captions)) but its original is not in the "
+          + "store; captioning the captioned picture")
+    }
+    apply(.load(picture), label: "load \(picture.displayName)")
+    let format = picture.format == .png ? "PNG" : "JPEG"
+    let turned =
+      decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
+    console.line(
+      "\(picture.displayName): \(picture.size.width)×\(picture.size.height) \(format)\(turned)")
+  }
+
+  // MARK: - Captions and font
+
+  /// `top TEXT` / `bottom TEXT`.
+  func setCaption(top: Bool, _ arguments: Arguments) throws {
+    let which = top ? "top" : "bottom"
+    guard !arguments.isEmpty else {
+      let current = top ? state.top : state.bottom
+      console.line(
+        current.isEmpty
+          ? "\(which): \(top ? EditorState.topPlaceholder : EditorState.bottomPlaceholder) "
+            + "(placeholder; '\(which) TEXT' sets it, '\(which) \"\"' clears it)"
+          : "\(which): \(current)")
+      return
+    }
+    let text = limitedCaption(arguments.text, which)
+    if top {
+      apply(.setTop(text), label: "top \"\(Display.cell(text, limit: 40))\"")
+    } else {
+      apply(.setBottom(text), label: "bottom \"\(Display.cell(text, limit: 40))\"")
+    }
+    warnAboutLength(text)
+  }
+
+  /// `caption TOP | BOTTOM`.
+  func setCaptions(_ arguments: Arguments) throws {
+    let tokens = arguments.tokens
+    var top: [String] = []
+    var bottom: [String] = []
+    var found = false
+    for token in tokens {
+      if !found, !token.isLiteral, token.text == "|" {
+        found = true
+      } else if !found, !token.isLiteral, let bar = token.text.firstIndex(of: "|") {
+        found = true
+        let before = String(token.text[..<bar])
+        let after = String(token.text[token.text.index(after: bar)...])
+        if !before.isEmpty { top.append(before) }
+        if !after.isEmpty { bottom.append(after) }
+      } else if found {
+        bottom.append(token.text)
+      } else {
+        top.append(token.text)
+      }
+    }
+    guard found else {
+      throw arguments.usageError("separate the top and bottom captions with '|'")
+    }
+    let topText = limitedCaption(top.joined(separator: " "), "top")
+    let bottomText = limitedCaption(bottom.joined(separator: " "), "bottom")
+    apply(
+      .setCaptions(top: topText, bottom: bottomText),
+      label:
+        "caption \"\(Display.cell(topText, limit: 30))\" | \"\(Display.cell(bottomText, limit: 30))\""
+    )
+    warnAboutLength(topText + bottomText)
+  }
+
+  /// Longer captions are cut here: at the minimum font size three lines hold far fewer
+  /// characters, and the renderer stays fast.
+  static let maximumCaptionCharacters = 10_000
+
+  /// `text`, cut to `maximumCaptionCharacters` with a warning.
+  private func limitedCaption(_ text: String, _ which: String) -> String {
+    guard text.count > Self.maximumCaptionCharacters else { return text }
+    console.warning(
+      "the \(which) caption has \(text.count) characters; kept the first "
+        + "\(Self.maximumCaptionCharacters)")
+    return String(text.prefix(Self.maximumCaptionCharacters))
+  }
+
+  private func warnAboutLength(_ text: String) {
+    if text.count > 500 {
+      console.warning(
+        "a \(text.count)-character caption is drawn small and may be cut with '…'")
+    }
+  }
+
+  /// `font [NAME]`.
+  func font(_ arguments: Arguments) throws {
+    guard !arguments.isEmpty else {
+      console.line("font: \(state.font)")
+      return
+    }
+    let info = try catalog.resolve(arguments.text)
+    apply(.setFont(info.name), label: "font \(info.name)")
+    console.line("font: \(info.name)")
+  }
+
+  /// `fonts`: every font with a sample line (drawn in a terminal, named otherwise).
+  func listFonts() throws {
+    let fonts = catalog.fonts()
+    guard !fonts.isEmpty else {
+      throw ShellError("fonts: no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
+    }
+    let width = fonts.map { Display.escaped($0.name).count }.max() ?? 0
+    let renderer = CaptionRenderer(catalog: catalog)
+    for font in fonts {
+      let marker = font.name.lowercased() == state.font.lowercased() ? "*" : " "
+      let name = Display.escaped(font.name)
+      let padded = name + String(repeating: " ", count: max(0, width - name.count))
+      console.line("\(marker) \(padded)  \(font.origin.rawValue)")
+      if settings.previewMode != .none, let sample = try? renderer.sample(font: font.name) {
+        let columns = min(60, drawingWindow?.cells.columns ?? 80)
+        console.picture(
+          TerminalPreview.render(
+            sample, mode: settings.previewMode, columns: columns, rows: 4,
+            environment: environment))
+      }
+    }
+    console.line("sample: \(FontInfo.sampleText); 'font NAME' picks one, * marks the current font")
+  }
+
+  // MARK: - Crop
+
+  /// `crop X Y W H`, `crop W:H`, `crop off`.
+  func crop(_ arguments: Arguments) throws {
+    guard !arguments.isEmpty else {
+      console.line("crop: \(state.crop)")
+      return
+    }
+    let crop = try Crop(words: arguments.words)
+    if let picture = state.picture {
+      let rect = try crop.resolved(in: picture.size)
+      apply(.setCrop(crop), label: "crop \(crop)")
+      if crop == .off {
+        console.line("crop: off (\(picture.size.width)×\(picture.size.height))")
+      } else {
+        console.line("crop: \(crop) (\(rect.width)×\(rect.height) at \(rect.x),\(rect.y))")
+      }
+    } else {
+      apply(.setCrop(crop), label: "crop \(crop)")
+      console.line("crop: \(crop)")
+    }
+  }
+
+  // MARK: - Undo
+
+  /// `undo`: the last editor change, or in the sent memes the last delete.
+  func undo() throws {
+    if view != .editor {
+      guard let meme = try store.undoDelete() else {
+        throw ShellError("undo: nothing to undo (no deleted memes)")
+      }
+      console.line("restored meme \(meme.id)")
+      return
+    }
+    guard let label = history.undo() else { throw ShellError("undo: nothing to undo") }
+    saveDraft()
+    console.line("undid \(label)")
+  }
+
+  /// `redo`.
+  func redo() throws {
+    guard let label = history.redo() else { throw ShellError("redo: nothing to redo") }
+    view = .editor
+    saveDraft()
+    console.line("redid \(label)")
+  }
+
+  /// `history`: the editor's steps, the current one marked.
+  func listHistory() {
+    let (steps, current) = history.steps
+    for (index, step) in steps.enumerated() {
+      let marker = index == current ? "*" : " "
+      let undone = index > current ? " (undone)" : ""
+      console.line("\(marker) \(index + 1)  \(step.label)\(undone)")
+    }
+  }
+
+  // MARK: - Info
+
+  /// `info`: the editor state as stable `key: value` lines for scripts.
+  func info() {
+    let picture = state.picture
+    let lines: [(String, String)] = [
+      ("image", picture?.path ?? ""),
+      ("width", picture.map { String($0.size.width) } ?? ""),
+      ("height", picture.map { String($0.size.height) } ?? ""),
+      ("format", picture?.format.rawValue ?? ""),
+      ("top", state.top),
+      ("bottom", state.bottom),
+      ("font", state.font),
+      ("crop", state.crop.description),
+      ("unsaved changes", hasUnsavedChanges ? "yes" : "no"),
+      ("editing", state.editingID.map(String.init) ?? ""),
+    ]
+    for (key, value) in lines {
+      console.line(value.isEmpty ? "\(key):" : "\(key): \(value)")
+    }
+  }
+
+  // MARK: - Preview
+
+  /// `preview [--explain] [--out FILE]`.
+  func preview(_ arguments: Arguments) throws {
+    let parsed = try arguments.options(switches: ["--explain"], values: ["--out"])
+    guard parsed.positional.isEmpty else {
+      throw arguments.usageError("unexpected '\(parsed.positional[0])'")
+    }
+    let picture = try requirePicture(for: "preview")
+    view = .editor
+    if let out = parsed.values["--out"] {
+      let path = OutputFile.destination(out, defaultName: "preview.png")
+      let format = OutputFile.format(ofPath: path) ?? .png
+      let rendered = try MemeRendering.render(
+        state, picture: picture, format: format, catalog: catalog)
+      for warning in rendered.report.warnings { console.warning(warning) }
+      try OutputFile.write(rendered.data, to: path)
+      console.line("wrote \(path) (\(rendered.size.width)×\(rendered.size.height))")
+      if parsed.switches.contains("--explain") { console.block(rendered.report.explanation) }
+      return
+    }
+    let (image, report) = try MemeRendering.preview(state, picture: picture, catalog: catalog)
+    for warning in report.warnings { console.warning(warning) }
+    if settings.previewMode != .none, let window = drawingWindow {
+      let picture = TerminalPreview.draw(
+        image, mode: settings.previewMode,
+        colorDepth: TerminalCapabilities.detect(environment: environment).colorDepth,
+        maxColumns: window.cells.columns, maxRows: max(4, window.cells.rows - 4),
+        environment: environment, cellPixelSize: window.cellPixelSize)
+      console.picture(picture.text)
+      if state.top.isEmpty || state.bottom.isEmpty {
+        console.line(
+          "(placeholders TOP and BOTTOM are not drawn; 'top TEXT' and 'bottom TEXT' set them)")
+      }
+    } else {
+      let rect = try state.crop.resolved(in: picture.size)
+      console.line(
+        "preview: \(picture.displayName) \(rect.width)×\(rect.height), font \(state.font)"
+          + (state.crop == .off ? "" : ", crop \(state.crop)"))
+      console.line("top: " + captionOrPlaceholder(state.top, EditorState.topPlaceholder))
+      console.line("bottom: " + captionOrPlaceholder(state.bottom, EditorState.bottomPlaceholder))
+      if !parsed.switches.contains("--explain") {
+        console.line("(no terminal graphics here; 'preview --out FILE' writes the picture)")
+      }
+    }
+    if parsed.switches.contains("--explain") { console.block(report.explanation) }
+  }
+
+  func captionOrPlaceholder(_ text: String, _ placeholder: String) -> String {
+    text.isEmpty ? "\(placeholder) (placeholder, not drawn)" : text
+  }
+
+  // MARK: - Cancel
+
+  /// `cancel`: drops the draft and shows the sent memes.
+  func cancel() {
+    let had = state != .blank
+    resetEditor()
+    view = .sent
+    console.line(had ? "draft discarded" : "nothing to discard")
+    if settings.interactive { try? browseTable() }
+  }
+
+  // MARK: - Camera
+
+  /// Why `camera` cannot run, or nil when a device and a capture tool exist.
+  func cameraUnavailableReason() -> String? {
+    cameraSetup() == nil ? "no camera available" : nil
+  }
+
+  /// The video device and capture tool, when both exist.
+  func cameraSetup() -> (device: String, tool: String)? {
+    var device: String?
+    if let configured = environment["MEMESH_CAMERA"], !configured.isEmpty {
+      device = FileManager.default.fileExists(atPath: configured) ? configured : nil
+    } else {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
+      device = names.filter { $0.hasPrefix("video") }.sorted().first.map { "/dev/" + $0 }
+    }
+    guard let device else { return nil }
+    for tool in ["ffmpeg", "fswebcam"] {
+      if let path = ExternalTool.find(tool, environment: environment) { return (device, path) }
+    }
+    return nil
+  }
+
+  /// `camera`: captures one still with ffmpeg or fswebcam and loads it.
+  func camera() throws {
+    guard let (device, tool) = cameraSetup() else {
+      throw ShellError("camera: no camera available")
+    }
+    let folder = home.appendingPathComponent("captures")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let stamp = Int(Date().timeIntervalSince1970 * 1000)
+    let path = folder.appendingPathComponent("camera-\(stamp).jpg").path
+    let arguments =
+      tool.hasSuffix("fswebcam")
+      ? ["-q", "-d", device, "--no-banner", "-r", "1280x720", path]
+      : ["-loglevel", "error", "-y", "-f", "video4linux2", "-i", device, "-frames:v", "1", path]
+    try ExternalTool.run(tool, arguments: arguments, input: nil, what: "camera")
+    try load(path: path)
+  }
+}

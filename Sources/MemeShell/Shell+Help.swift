@@ -1,0 +1,83 @@
+import Foundation
+import MemeCore
+import MemeMedia
+
+extension Shell {
+  /// `help [COMMAND]`.
+  func help(_ arguments: Arguments) throws {
+    guard arguments.count <= 1 else { throw arguments.usageError() }
+    if let name = arguments.words.first {
+      guard let command = CommandRegistry.command(named: name) else {
+        let near = Suggestions.nearest(
+          to: name, among: CommandRegistry.commands.flatMap(\.allNames))
+        throw ShellError(
+          "help: no command '\(name)'" + (near.map { "; did you mean '\($0)'?" } ?? ""))
+      }
+      console.line("usage: \(command.usage)")
+      if !command.aliases.isEmpty {
+        console.line("aliases: \(command.aliases.joined(separator: ", "))")
+      }
+      console.line(command.abstract)
+      if let reason = command.unavailableReason(self) { console.line("unavailable: \(reason)") }
+      if !command.discussion.isEmpty { console.line(command.discussion) }
+      return
+    }
+    console.line("memesh \(MemeshVersion.current): a meme studio for the terminal")
+    for kind in [ViewKind.editor, .sent, .detail, .anywhere] {
+      console.line("")
+      console.line("\(kind.title):")
+      for command in CommandRegistry.commands where command.views.first == kind {
+        var name = command.usage
+        if !command.aliases.isEmpty { name += " (\(command.aliases.joined(separator: ", ")))" }
+        var abstract = command.abstract
+        if let reason = command.unavailableReason(self) { abstract += " [unavailable: \(reason)]" }
+        if name.count > 32 {
+          console.line("  \(name)")
+          console.line("  " + String(repeating: " ", count: 34) + abstract)
+        } else {
+          console.line("  \(name)" + String(repeating: " ", count: 34 - name.count) + abstract)
+        }
+      }
+    }
+    console.line("")
+    console.line(
+      "Commands work from any view when their intent is clear. Quote words with spaces: "
+        + "load 'my photo.jpg'.")
+    console.line(
+      "In scripts (-c, piped input) memesh stops at the first failed command with status 1; "
+        + "--keep-going goes on (status 1 at the end if any failed, 0 after 'quit').")
+  }
+
+  /// `source FILE`: runs each line (a transcript's `> ` lines only), stopping at the first
+  /// failure unless the session keeps going.
+  func source(path: String) throws {
+    guard sourceDepth < 8 else {
+      throw ShellError("source: files source each other more than 8 deep")
+    }
+    let data: Data
+    do {
+      data = try ImageFile.read(path: OutputFile.expanded(path))
+    } catch {
+      throw ShellError(
+        "source: " + describe(error).replacingOccurrences(of: "cannot load", with: "cannot read"))
+    }
+    let text = String(decoding: data, as: UTF8.self)
+    var lines = text.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+    )
+    .map(String.init)
+    if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0].removeFirst() }
+    if lines.contains(where: { $0.hasPrefix("> ") || $0 == ">" }) {
+      lines = lines.filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) }
+    }
+    sourceDepth += 1
+    defer { sourceDepth -= 1 }
+    for (number, line) in lines.enumerated() {
+      if quitRequested { return }
+      if interruptRequested() { throw ShellError("source: interrupted at line \(number + 1)") }
+      if !run(line: line) {
+        throw ShellError("source: stopped at line \(number + 1) of '\(path)'")
+      }
+    }
+  }
+}

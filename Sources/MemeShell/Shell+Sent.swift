@@ -1,0 +1,252 @@
+import Foundation
+import MemeCore
+import MemeMedia
+import MemeStore
+
+extension Shell {
+  // MARK: - Browse
+
+  /// `browse [table|grid] [--tsv]`.
+  func browse(_ arguments: Arguments) throws {
+    let parsed = try arguments.options(switches: ["--tsv"])
+    if parsed.switches.contains("--tsv") {
+      guard parsed.positional.isEmpty else {
+        throw arguments.usageError("--tsv takes no layout")
+      }
+      try browseTSV()
+      return
+    }
+    guard parsed.positional.count <= 1 else { throw arguments.usageError() }
+    let layout = parsed.positional.first ?? "table"
+    view = .sent
+    switch layout.lowercased() {
+    case "table": try browseTable()
+    case "grid": try browseGrid()
+    default:
+      let hint = Suggestions.nearest(to: layout, among: ["table", "grid"])
+      throw ShellError(
+        "\(arguments.invokedAs): unknown layout '\(layout)'"
+          + (hint.map { "; did you mean '\($0)'?" } ?? " (table or grid)"))
+    }
+  }
+
+  /// The sent memes as a table.
+  func browseTable() throws {
+    let memes = try store.memes()
+    guard !memes.isEmpty else {
+      console.line("no sent memes yet: 'load PATH' a picture, caption it and 'share' it")
+      return
+    }
+    let rows: [[String]] = memes.map { meme in
+      [
+        String(meme.id), Display.cell(meme.top, limit: 24), Display.cell(meme.bottom, limit: 24),
+        Display.cell(meme.font, limit: 16), "\(meme.width)×\(meme.height)",
+        Self.tableDate(meme.created) + (meme.problem == nil ? "" : "  (damaged)"),
+      ]
+    }
+    let header = ["ID", "TOP", "BOTTOM", "FONT", "SIZE", "CREATED"]
+    var widths = header.map(Display.columns)
+    for row in rows {
+      for (index, cell) in row.enumerated() {
+        widths[index] = max(widths[index], Display.columns(cell))
+      }
+    }
+    func format(_ row: [String]) -> String {
+      row.enumerated().map { index, cell in
+        let pad = String(repeating: " ", count: max(0, widths[index] - Display.columns(cell)))
+        return index == 0 ? pad + cell : cell + pad
+      }.joined(separator: "  ").replacingOccurrences(
+        of: "\\s+$", with: "", options: .regularExpression)
+    }
+    console.line(format(header))
+    for row in rows { console.line(format(row)) }
+  }
+
+  /// `browse grid`: thumbnails with their ids (a table where pictures cannot be drawn).
+  func browseGrid() throws {
+    let memes = try store.memes()
+    guard settings.previewMode != .none, let window = drawingWindow else {
+      if !memes.isEmpty { console.note("no terminal graphics here; showing the table") }
+      try browseTable()
+      return
+    }
+    guard !memes.isEmpty else {
+      try browseTable()
+      return
+    }
+    var items: [(label: String, image: RGBAImage)] = []
+    for meme in memes {
+      if interruptRequested() {
+        console.note("interrupted; showing the first \(items.count)")
+        break
+      }
+      guard meme.problem == nil,
+        let data = try? ImageFile.read(path: store.url(for: meme.thumbnailFile).path),
+        let decoded = try? ImageCodec.decode(data, name: meme.thumbnailFile)
+      else {
+        console.warning("meme \(meme.id): \(meme.problem ?? "its thumbnail cannot be read")")
+        continue
+      }
+      items.append((String(meme.id), decoded.image))
+    }
+    console.picture(
+      TerminalPreview.grid(
+        items, mode: settings.previewMode, columns: window.cells.columns,
+        environment: environment, cellPixelSize: window.cellPixelSize))
+  }
+
+  /// `browse --tsv`: id, top, bottom, font, width, height, created (ISO 8601), path of the
+  /// rendered image — one row per meme, fields escaped, no header. A stable contract.
+  func browseTSV() throws {
+    // The store's path once, not a URL per meme; dates formatted by hand (ISO8601DateFormatter
+    // and URL building were most of the time for 10,000 memes).
+    let directory = store.directory.path
+    let rows = try store.memes().map { meme in
+      [
+        String(meme.id), Display.escaped(meme.top), Display.escaped(meme.bottom),
+        Display.escaped(meme.font), String(meme.width), String(meme.height),
+        Self.internetDate(meme.created), Display.escaped(directory + "/" + meme.memeFile),
+      ].joined(separator: "\t")
+    }
+    console.rows(rows)
+  }
+
+  /// `2026-09-21T14:13:20Z`: RFC 3339 in UTC to the second, what ISO8601DateFormatter's
+  /// `.withInternetDateTime` writes.
+  static func internetDate(_ date: Date) -> String {
+    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let time = seconds - days * 86_400
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let shifted = days + 719_468
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+    return "\(yearText)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):"
+      + "\(two(time % 60))Z"
+  }
+
+  static func tableDate(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return formatter.string(from: date)
+  }
+
+  // MARK: - Detail
+
+  /// `show ID`: the meme at its own aspect ratio (a summary where pictures cannot be drawn).
+  func show(_ arguments: Arguments) throws {
+    let id = try arguments.id(fallback: currentDetailID)
+    guard arguments.count <= 1 else { throw arguments.usageError() }
+    let meme = try store.meme(id: id)
+    view = .detail(id: id)
+    if settings.previewMode != .none, let window = drawingWindow, meme.problem == nil {
+      let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
+      let decoded = try ImageCodec.decode(data, name: "meme \(id)")
+      let picture = TerminalPreview.draw(
+        decoded.image, mode: settings.previewMode,
+        colorDepth: TerminalCapabilities.detect(environment: environment).colorDepth,
+        maxColumns: window.cells.columns, maxRows: max(4, window.cells.rows - 4),
+        environment: environment, cellPixelSize: window.cellPixelSize)
+      console.picture(picture.text)
+    }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    console.line("meme: \(meme.id)")
+    console.line("top: \(meme.top)")
+    console.line("bottom: \(meme.bottom)")
+    console.line("font: \(meme.font)")
+    console.line("crop: \(meme.crop)")
+    console.line("size: \(meme.width)×\(meme.height) \(meme.format.rawValue)")
+    console.line("source: \(meme.sourceName)")
+    console.line("created: \(formatter.string(from: meme.created))")
+    console.line("modified: \(formatter.string(from: meme.modified))")
+    console.line("file: \(store.url(for: meme.memeFile).path)")
+    if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
+  }
+
+  /// The meme the detail view shows, if it is the view.
+  var currentDetailID: Int? {
+    if case .detail(let id) = view { return id }
+    return nil
+  }
+
+  /// `back`: from a meme's detail (or the editor) to the sent memes.
+  func back() {
+    switch view {
+    case .detail, .editor:
+      let fromEditor = view == .editor
+      view = .sent
+      if fromEditor, state != .blank {
+        console.line("the draft is kept; 'info' or any editor command returns to it")
+      }
+      try? browseTable()
+    case .sent:
+      console.line("already in the sent memes")
+    }
+  }
+
+  // MARK: - Edit, delete, export
+
+  /// `edit ID`: opens a sent meme in the editor with its original picture and recipe.
+  func edit(_ arguments: Arguments) throws {
+    let id = try arguments.id(fallback: currentDetailID)
+    guard arguments.count <= 1 else { throw arguments.usageError() }
+    try edit(id: id, recipe: nil)
+  }
+
+  /// Opens meme `id` for editing; `recipe` (from a loaded file) overrides the stored captions.
+  func edit(id: Int, recipe: MemeRecipe?) throws {
+    let meme = try store.meme(id: id)
+    if let problem = meme.problem {
+      throw ShellError("edit: meme \(id) cannot be edited: \(problem)")
+    }
+    let path = store.url(for: meme.originalFile).path
+    let bytes = try ImageFile.read(path: path)
+    let decoded = try ImageCodec.decode(bytes, name: meme.sourceName)
+    let picture = MemeRenderer.sourcePicture(
+      path: meme.sourceName, bytes: bytes, decoded: decoded)
+    let top = recipe?.top ?? meme.top
+    let bottom = recipe?.bottom ?? meme.bottom
+    let font = recipe?.font ?? meme.font
+    let crop = recipe?.crop ?? meme.crop
+    apply(
+      .edit(id: id, picture: picture, top: top, bottom: bottom, font: font, crop: crop),
+      label: "edit \(id)")
+    cleanState = state
+    console.line("editing meme \(id); 'share' updates it in place")
+  }
+
+  /// `delete ID`: moves a meme to the trash; `undo` in the sent memes brings it back.
+  func delete(_ arguments: Arguments) throws {
+    let id = try arguments.id(fallback: currentDetailID)
+    guard arguments.count <= 1 else { throw arguments.usageError() }
+    let meme = try store.delete(id: id)
+    // The sent memes show afterwards, where undo brings the meme back.
+    view = .sent
+    console.line("deleted meme \(meme.id) ('undo' brings it back)")
+  }
+
+  /// `export ID PATH`: copies a sent meme's picture to a file.
+  func export(_ arguments: Arguments) throws {
+    guard arguments.count == 2 else {
+      throw arguments.usageError(arguments.count < 2 ? "needs an ID and a PATH" : nil)
+    }
+    let id = try arguments.id()
+    let meme = try store.meme(id: id)
+    if let problem = meme.problem { throw ShellError("export: meme \(id): \(problem)") }
+    let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
+    let path = OutputFile.destination(
+      arguments[1], defaultName: "meme-\(id).\(meme.format.fileExtension)")
+    try OutputFile.write(data, to: path)
+    console.line("wrote \(path)")
+  }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import MemeCore
+import MemeMedia
+import MemeStore
+
+extension Shell {
+  /// Where `share` hands the meme after saving it.
+  enum ShareTarget: Equatable {
+    case storeOnly
+    case file(String)
+    case clipboard
+    case open
+  }
+
+  /// `share [file PATH | clipboard | open] [--format png|jpeg]`: saves the meme to the store
+  /// (updating it in place when editing a sent meme), then hands it to the target. A missing tool
+  /// is an error after the save. The sent memes show afterwards.
+  func share(_ arguments: Arguments) throws {
+    let parsed = try arguments.options(values: ["--format"])
+    var requested: ImageFormat?
+    if let name = parsed.values["--format"] {
+      guard let format = ImageFormat(userInput: name) else {
+        throw ShellError("share: '\(name)' is not a format (png or jpeg)")
+      }
+      requested = format
+    }
+    let words = parsed.positional
+    let target: ShareTarget
+    switch words.first?.lowercased() {
+    case nil: target = .storeOnly
+    case "file":
+      guard words.count == 2 else { throw arguments.usageError("'file' needs one PATH") }
+      target = .file(words[1])
+    case "clipboard" where words.count == 1: target = .clipboard
+    case "open" where words.count == 1: target = .open
+    default:
+      let hint = Suggestions.nearest(to: words[0], among: ["file", "clipboard", "open"])
+      throw ShellError(
+        "share: unknown target '\(words[0])'"
+          + (hint.map { "; did you mean '\($0)'?" } ?? " (file PATH, clipboard or open)"))
+    }
+    let picture = try requirePicture(for: "share")
+    var destination: String?
+    if case .file(let path) = target {
+      destination = OutputFile.destination(
+        path, defaultName: "meme.\((requested ?? picture.format).fileExtension)")
+    }
+    let format =
+      requested ?? destination.flatMap { OutputFile.format(ofPath: $0) } ?? picture.format
+    if let destination {
+      try checkWritable(destination)
+    }
+
+    let rendered = try MemeRendering.render(
+      state, picture: picture, format: format, catalog: catalog)
+    for warning in rendered.report.warnings { console.warning(warning) }
+    if interruptRequested() { throw ShellError("share: interrupted; nothing was saved") }
+    let newMeme = NewMeme(
+      top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
+      width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
+      originalSHA256: picture.sha256, original: picture.originalBytes, rendered: rendered.data,
+      thumbnail: rendered.thumbnail)
+    let meme: Meme
+    if let id = state.editingID {
+      do {
+        meme = try store.update(id: id, with: newMeme)
+        console.line("updated meme \(meme.id)")
+      } catch StoreError.noMeme {
+        meme = try store.add(newMeme)
+        console.line("saved meme \(meme.id) (meme \(id) was deleted meanwhile)")
+      }
+    } else {
+      meme = try store.add(newMeme)
+      console.line("saved meme \(meme.id)")
+    }
+    resetEditor()
+    view = .sent
+
+    switch target {
+    case .storeOnly:
+      break
+    case .file:
+      guard let destination else { break }
+      do {
+        try OutputFile.write(rendered.data, to: destination)
+      } catch {
+        throw ShellError("share: saved meme \(meme.id), but \(describe(error))")
+      }
+      console.line("wrote \(destination)")
+    case .clipboard:
+      try copyToClipboard(rendered.data, format: format, id: meme.id)
+      console.line("copied meme \(meme.id) to the clipboard")
+    case .open:
+      try openInViewer(store.url(for: meme.memeFile).path, id: meme.id)
+      console.line("opened meme \(meme.id)")
+    }
+    // MemeMe shows the sent memes after a share; scripts and transcripts ask with 'browse'.
+    if settings.interactive { try? browseTable() }
+  }
+
+  /// Refuses before rendering what the write would refuse after (a device, a folder missing).
+  private func checkWritable(_ path: String) throws {
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+      let kind: String
+      switch status.st_mode & S_IFMT {
+      case S_IFCHR, S_IFBLK: kind = "is a device; memesh only writes regular files"
+      case S_IFIFO: kind = "is a FIFO; memesh only writes regular files"
+      default: kind = "not a regular file"
+      }
+      throw ShellError("share: cannot write '\(path)': \(kind)")
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    var isFolder: ObjCBool = false
+    if !folder.isEmpty,
+      !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue
+    {
+      throw ShellError("share: cannot write '\(path)': no such folder '\(folder)'")
+    }
+  }
+
+  /// wl-copy under Wayland, else xclip under X11.
+  private func copyToClipboard(_ data: Data, format: ImageFormat, id: Int) throws {
+    let mime = format == .png ? "image/png" : "image/jpeg"
+    let saved = "share: saved meme \(id), but"
+    let wayland = !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+    let x11 = !(environment["DISPLAY"] ?? "").isEmpty
+    guard wayland || x11 else {
+      throw ShellError(
+        "\(saved) there is no clipboard here (neither WAYLAND_DISPLAY nor DISPLAY is set)")
+    }
+    if wayland, let tool = ExternalTool.find("wl-copy", environment: environment) {
+      try ExternalTool.run(tool, arguments: ["--type", mime], input: data, what: "share clipboard")
+      return
+    }
+    if x11, let tool = ExternalTool.find("xclip", environment: environment) {
+      try ExternalTool.run(
+        tool, arguments: ["-selection", "clipboard", "-t", mime], input: data,
+        what: "share clipboard")
+      return
+    }
+    throw ShellError(
+      "\(saved) no clipboard tool is installed (install wl-clipboard or xclip)")
+  }
+
+  /// xdg-open on the stored meme.
+  private func openInViewer(_ path: String, id: Int) throws {
+    let saved = "share: saved meme \(id), but"
+    guard !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
+    else {
+      throw ShellError("\(saved) there is no display to open it on (DISPLAY is not set)")
+    }
+    guard let tool = ExternalTool.find("xdg-open", environment: environment) else {
+      throw ShellError("\(saved) xdg-open is not installed (install xdg-utils)")
+    }
+    try ExternalTool.run(tool, arguments: [path], input: nil, what: "share open")
+  }
+}

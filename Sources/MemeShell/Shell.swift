@@ -1,0 +1,193 @@
+import Foundation
+import MemeCore
+import MemeMedia
+import MemeStore
+
+/// One memesh session: the views, the editor's undo history, the store, and the commands that
+/// change them. Reads no input itself: `run(line:)` takes one line at a time from whichever reader
+/// (terminal, pipe, `-c`, transcript) the launcher chose.
+public final class Shell: @unchecked Sendable {
+  /// How the session was started; it decides prompts, pictures and what an error stops.
+  public struct Settings: Sendable {
+    /// A person at a terminal: banner, start-up table, errors never stop the session.
+    public var interactive = false
+    /// How pictures are drawn (`none` writes text summaries instead).
+    public var previewMode: PreviewMode = .none
+    /// The size pictures fit in (columns × rows) when drawing.
+    public var window: TerminalWindow?
+
+    public init() {}
+  }
+
+  let console: Console
+  let environment: [String: String]
+  let settings: Settings
+  /// The memesh home (`--home`, `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`).
+  public let home: URL
+  let store: MemeStore
+  let drafts: DraftStore
+  let catalog: FontCatalog
+
+  /// The editor: every state it went through, for undo and redo.
+  var history: History<EditorState>
+  /// The editor state at the last share, `new` or `edit` (for "unsaved changes").
+  var cleanState: EditorState = .blank
+  /// Where the user is.
+  public internal(set) var view: ShellView
+  /// Set by `quit` and `exit`.
+  public internal(set) var quitRequested = false
+  /// How many `source` files are being run (nested `source` is bounded).
+  var sourceDepth = 0
+  /// Whether the user pressed Ctrl-C while a command runs (the line editor's flag); long
+  /// commands check it between steps.
+  public var interruptRequested: @Sendable () -> Bool = { false }
+  /// Whether a failed draft save was reported already (reported once, not after every change).
+  var draftSaveFailed = false
+
+  /// Opens the store and the draft under `home`, restoring the draft with a notice.
+  public init(
+    home: URL, console: Console, settings: Settings,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    self.home = home
+    self.console = console
+    self.settings = settings
+    self.environment = environment
+    let opened = MemeStore.open(home: home)
+    self.store = opened.store
+    self.drafts = DraftStore(home: home)
+    self.catalog = FontCatalog.standard(userDirectory: home.appendingPathComponent("fonts"))
+    self.history = History(initial: .blank)
+    self.view = .editor
+    if let notice = opened.notice { console.warning(notice) }
+    let restored = restoreDraft()
+    if restored {
+      view = .editor
+    } else if (try? store.hasMemes()) == true {
+      view = .sent
+    }
+  }
+
+  /// The window pictures fit in now (it may have been resized since the start), or nil when
+  /// pictures are not drawn.
+  var drawingWindow: TerminalWindow? {
+    guard let start = settings.window else { return nil }
+    return TerminalWindow.current(fileDescriptor: 1, environment: [:]) ?? start
+  }
+
+  /// The editor's current state.
+  var state: EditorState { history.state }
+
+  /// The prompt for the current view: `memesh:sent> `, `memesh:edit cat.jpg> `, `memesh:meme 3> `.
+  public var prompt: String {
+    switch view {
+    case .sent: return "memesh:sent> "
+    case .detail(let id): return "memesh:meme \(id)> "
+    case .editor:
+      guard let picture = state.picture else { return "memesh:edit> " }
+      return "memesh:edit \(Display.cell(picture.displayName, limit: 32))> "
+    }
+  }
+
+  /// What a terminal session shows first: a one-line banner, then the sent memes' table when the
+  /// session starts there.
+  public func greet() {
+    console.line(
+      "memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
+    if view == .sent { try? browseTable() }
+    if view == .editor, state.picture == nil {
+      console.line("new meme: 'load PATH' a picture (Tab completes file names), then 'top TEXT'")
+    }
+  }
+
+  // MARK: - Running commands
+
+  /// Runs one line; returns false when it failed (an error was printed). Empty lines and lines
+  /// starting with `#` do nothing.
+  @discardableResult
+  public func run(line rawLine: String) -> Bool {
+    var line = rawLine
+    if line.hasSuffix("\r") { line.removeLast() }
+    let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+    if trimmed.isEmpty || trimmed.hasPrefix("#") { return true }
+    let tokens: [CommandTokenizer.Token]
+    do {
+      tokens = try CommandTokenizer.tokenize(line)
+    } catch {
+      console.error(error.message)
+      return false
+    }
+    guard let first = tokens.first else { return true }
+    guard let command = CommandRegistry.command(named: first.text) else {
+      var message = "unknown command '\(Display.cell(first.text, limit: 40))'"
+      if let near = Suggestions.nearest(
+        to: first.text, among: CommandRegistry.commands.flatMap(\.allNames))
+      {
+        message += "; did you mean '\(near)'?"
+      } else {
+        message += "; 'help' lists the commands"
+      }
+      console.error(message)
+      return false
+    }
+    if let reason = command.unavailableReason(self) {
+      console.error("\(command.name): \(reason)")
+      return false
+    }
+    let arguments = Arguments(
+      invokedAs: first.text, tokens: Array(tokens.dropFirst()), usage: command.usage)
+    do {
+      try command.run(self, arguments)
+      return true
+    } catch let error as any UserFacingError {
+      console.error(error.message)
+    } catch {
+      console.error("\(command.name): \(error)")
+    }
+    return false
+  }
+
+  /// Shown when a reader reaches the end (Ctrl-D): nothing else to do but say so in terminals.
+  public func finish() {
+    quitRequested = true
+  }
+
+  // MARK: - Editor changes
+
+  /// Applies `action` to the editor, records it for undo under `label`, saves the draft, and
+  /// shows the editor.
+  func apply(_ action: EditorAction, label: String) {
+    var next = history.state
+    action.apply(to: &next)
+    history.record(next, label: label)
+    view = .editor
+    saveDraft()
+  }
+
+  /// Starts over with a blank editor and no draft (after share or cancel).
+  func resetEditor() {
+    history = History(initial: .blank)
+    cleanState = .blank
+    do {
+      try drafts.clear()
+    } catch {
+      console.warning("cannot remove the draft: \(describe(error))")
+    }
+  }
+
+  /// True when the editor differs from its last shared or opened state.
+  var hasUnsavedChanges: Bool { state != cleanState }
+
+  /// An error's one-line wording.
+  func describe(_ error: any Error) -> String {
+    (error as? any UserFacingError)?.message ?? "\(error)"
+  }
+
+  /// The picture to work on, or an error saying how to get one.
+  func requirePicture(for command: String) throws -> SourcePicture {
+    guard let picture = state.picture else {
+      throw ShellError("\(command): no picture yet; 'load PATH' one first")
+    }
+    return picture
+  }
+}

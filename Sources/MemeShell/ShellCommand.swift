@@ -1,0 +1,126 @@
+import MemeCore
+
+/// One command of the shell, as data: `help`, completion, dispatch and "did you mean" all read
+/// the registry's list of these values.
+public struct ShellCommand: Sendable {
+  /// What the user types.
+  public var name: String
+  /// Other names (`add` for `new`).
+  public var aliases: [String]
+  /// One line for `help`.
+  public var abstract: String
+  /// `caption TOP | BOTTOM`.
+  public var usage: String
+  /// More lines for `help COMMAND` (may be empty).
+  public var discussion: String
+  /// Where the command belongs (it runs from any view when its intent is clear).
+  public var views: [ViewKind]
+  /// Completes the command's arguments.
+  public var arguments: ArgumentCompleter
+  /// Nil when the command can run; otherwise why not (`no camera available`).
+  var unavailableReason: @Sendable (Shell) -> String?
+  /// Runs the command with the words after its name.
+  var run: @Sendable (Shell, Arguments) throws -> Void
+
+  init(
+    _ name: String, aliases: [String] = [], usage: String? = nil, views: [ViewKind],
+    abstract: String, discussion: String = "", arguments: ArgumentCompleter = .none,
+    unavailableReason: @escaping @Sendable (Shell) -> String? = { _ in nil },
+    run: @escaping @Sendable (Shell, Arguments) throws -> Void
+  ) {
+    self.name = name
+    self.aliases = aliases
+    self.usage = usage ?? name
+    self.views = views
+    self.abstract = abstract
+    self.discussion = discussion
+    self.arguments = arguments
+    self.unavailableReason = unavailableReason
+    self.run = run
+  }
+
+  /// The name and every alias.
+  public var allNames: [String] { [name] + aliases }
+}
+
+/// The words after a command's name.
+struct Arguments {
+  /// The name the user typed (an alias, perhaps).
+  var invokedAs: String
+  var tokens: [CommandTokenizer.Token]
+  /// The usage line, for errors.
+  var usage: String
+
+  var words: [String] { tokens.map(\.text) }
+  var isEmpty: Bool { tokens.isEmpty }
+  var count: Int { tokens.count }
+  subscript(index: Int) -> String { tokens[index].text }
+
+  /// The words joined with single spaces (caption text).
+  var text: String { words.joined(separator: " ") }
+
+  /// A usage error for this command.
+  func usageError(_ problem: String? = nil) -> ShellError {
+    let problem =
+      problem ?? (tokens.first.map { "unexpected '\($0.text)'" } ?? "missing arguments")
+    return ShellError("\(invokedAs): \(problem) (usage: \(usage))")
+  }
+
+  /// Splits off `--flag VALUE` and `--switch` options; returns the remaining words.
+  func options(
+    switches: Set<String> = [], values: Set<String> = []
+  ) throws -> (positional: [String], switches: Set<String>, values: [String: String]) {
+    var positional: [String] = []
+    var seenSwitches: Set<String> = []
+    var seenValues: [String: String] = [:]
+    var index = 0
+    while index < tokens.count {
+      let token = tokens[index]
+      index += 1
+      guard !token.isLiteral, token.text.hasPrefix("--"), token.text.count > 2 else {
+        positional.append(token.text)
+        continue
+      }
+      var name = token.text
+      var inlineValue: String?
+      if let equals = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      if switches.contains(name), inlineValue == nil {
+        seenSwitches.insert(name)
+      } else if values.contains(name) {
+        if let inlineValue {
+          seenValues[name] = inlineValue
+        } else if index < tokens.count {
+          seenValues[name] = tokens[index].text
+          index += 1
+        } else {
+          throw usageError("\(name) needs a value")
+        }
+      } else {
+        let known = (switches.union(values)).sorted()
+        let hint =
+          Suggestions.nearest(to: name, among: known).map { "; did you mean '\($0)'?" }
+          ?? " (usage: \(usage))"
+        throw ShellError("\(invokedAs): unknown option '\(name)'\(hint)")
+      }
+    }
+    return (positional, seenSwitches, seenValues)
+  }
+
+  /// The single ID argument (or `fallback`), as a positive integer.
+  func id(at index: Int = 0, fallback: Int? = nil) throws -> Int {
+    guard index < count else {
+      if let fallback { return fallback }
+      throw usageError("needs a meme id")
+    }
+    guard let id = Int(self[index]), id > 0 else {
+      throw ShellError("\(invokedAs): '\(self[index])' is not a meme id (ids are 1, 2, 3…)")
+    }
+    return id
+  }
+}
+
+/// A one-line error from the shell itself (the same type the core uses).
+typealias ShellError = MemeError

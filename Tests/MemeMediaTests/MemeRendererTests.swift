@@ -1,0 +1,232 @@
+import Foundation
+import MemeCore
+import Testing
+
+@testable import MemeMedia
+
+/// MemeRenderer makes the same meme as cropping, drawing on a copy and encoding would, without
+/// the copy; what it writes decodes back to the right picture.
+@Suite struct MemeRendererTests {
+  let renderer = MemeRenderer(catalog: .standard())
+  let captions = CaptionRenderer(catalog: .standard())
+
+  /// A photo-like picture: smooth gradients with some texture, so every PNG filter matters.
+  static func photo(width: Int, height: Int, alpha: (Int, Int) -> UInt8 = { _, _ in 255 })
+    -> RGBAImage
+  {
+    var image = RGBAImage(width: width, height: height)
+    for y in 0..<height {
+      for x in 0..<width {
+        let texture = UInt8((x * 7 + y * 13) % 23)
+        image[x, y] = RGBA(
+          UInt8(x * 230 / max(1, width - 1)) + texture, UInt8(y * 255 / max(1, height - 1)),
+          UInt8((x + y) % 256), alpha(x, y))
+      }
+    }
+    return image
+  }
+
+  /// The slower path: crop, draw on a copy, nothing else.
+  func reference(_ image: RGBAImage, top: String, bottom: String, crop: Crop) throws -> RGBAImage {
+    let cropped = try ImageOps.crop(image, crop)
+    return try captions.render(onto: cropped, top: top, bottom: bottom, font: "Anton").image
+  }
+
+  /// Mean absolute difference per color channel.
+  static func meanError(_ first: RGBAImage, _ second: RGBAImage) -> Double {
+    var total = 0
+    for index in stride(from: 0, to: min(first.pixels.count, second.pixels.count), by: 4) {
+      for channel in 0..<3 {
+        total += abs(Int(first.pixels[index + channel]) - Int(second.pixels[index + channel]))
+      }
+    }
+    return Double(total) / Double(max(1, first.width * first.height * 3))
+  }
+
+  func decode(_ data: Data) throws -> DecodedImage {
+    try ImageCodec.decode(data, name: "rendered")
+  }
+
+  @Test(arguments: [
+    Crop.off, .rect(PixelRect(x: 17, y: 9, width: 301, height: 203)), .aspect(width: 1, height: 1),
+  ])
+  func pngMatchesTheSlowPathPixelForPixel(crop: Crop) throws {
+    let photo = Self.photo(width: 360, height: 270)
+    let output = try renderer.render(
+      photo, top: "one does not simply", bottom: "render twice", font: "Anton", crop: crop,
+      format: .png)
+    let expected = try reference(
+      photo, top: "one does not simply", bottom: "render twice", crop: crop)
+    let decoded = try decode(output.data)
+    #expect(decoded.format == .png)
+    #expect(output.size == expected.size)
+    #expect(decoded.image == expected)
+  }
+
+  @Test func jpegDecodesBackCloseToTheSlowPath() throws {
+    let photo = Self.photo(width: 400, height: 300)
+    let output = try renderer.render(
+      photo, top: "top text", bottom: "bottom text", font: "Anton", format: .jpeg)
+    let expected = try reference(photo, top: "top text", bottom: "bottom text", crop: .off)
+    let decoded = try decode(output.data)
+    #expect(decoded.format == .jpeg)
+    #expect(decoded.image.size == PixelSize(width: 400, height: 300))
+    let meanError = Self.meanError(expected, decoded.image)
+    #expect(meanError < 4, "mean error \(meanError) per channel at quality 90")
+  }
+
+  /// Tall pictures are encoded as two halves on two threads and joined at a restart marker; the
+  /// pixels must come out as from one pass.
+  @Test(arguments: [(320, 1000), (333, 517), (64, 4099)])
+  func splitJPEGDecodesLikeOnePass(width: Int, height: Int) throws {
+    let photo = Self.photo(width: width, height: height)
+    let output = try renderer.render(
+      photo, top: "top", bottom: "bottom", font: "Anton", format: .jpeg)
+    let drawn = try reference(photo, top: "top", bottom: "bottom", crop: .off)
+    let onePass = try decode(try ImageCodec.encode(drawn, as: .jpeg))
+    let decoded = try decode(output.data)
+    #expect(decoded.image.size == photo.size)
+    #expect(decoded.image == onePass.image)
+  }
+
+  @Test func captionsReallyChangeTheMeme() throws {
+    let photo = Self.photo(width: 320, height: 240)
+    let output = try renderer.render(photo, top: "HELLO", bottom: "", font: "Anton", format: .png)
+    let decoded = try decode(output.data)
+    #expect(decoded.image != photo)
+    // Only the top strip is drawn on: the bottom half is the photo.
+    let bottomHalf = ImageOps.crop(
+      decoded.image, to: PixelRect(x: 0, y: 120, width: 320, height: 120))
+    #expect(
+      bottomHalf == ImageOps.crop(photo, to: PixelRect(x: 0, y: 120, width: 320, height: 120)))
+  }
+
+  @Test func thumbnailKeepsTheMemesAspectRatio() throws {
+    let photo = Self.photo(width: 600, height: 150)
+    let output = try renderer.render(photo, top: "wide", bottom: "", font: "Anton", format: .jpeg)
+    #expect(output.thumbnailSize == PixelSize(width: 256, height: 64))
+    let thumbnail = try decode(output.thumbnail)
+    #expect(thumbnail.format == .png)
+    #expect(thumbnail.image.size == PixelSize(width: 256, height: 64))
+    // Averaged, not sampled: the left edge is dark red-free, the right edge red.
+    #expect(thumbnail.image[0, 32].r < 40)
+    #expect(thumbnail.image[255, 32].r > 200)
+  }
+
+  @Test func smallMemeKeepsItsOwnSizeAsThumbnail() throws {
+    let output = try renderer.render(
+      Self.photo(width: 120, height: 90), top: "", bottom: "", font: "Anton", format: .png)
+    #expect(try decode(output.thumbnail).image.size == PixelSize(width: 120, height: 90))
+  }
+
+  @Test func transparencySurvivesInPNGAndBecomesWhiteInJPEG() throws {
+    let photo = Self.photo(width: 200, height: 160) { x, _ in x < 100 ? 0 : 255 }
+    let png = try decode(
+      try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .png).data)
+    #expect(png.image == photo)
+    let jpeg = try decode(
+      try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .jpeg).data)
+    let corner = jpeg.image[10, 80]
+    #expect(corner.r > 240 && corner.g > 240 && corner.b > 240)
+  }
+
+  @Test(arguments: [ImageFormat.png, .jpeg])
+  func recipeIsEmbedded(format: ImageFormat) throws {
+    let picture = SourcePicture(
+      path: "cat.jpg", originalBytes: Data([1, 2, 3]), sha256: "abc123", format: .jpeg,
+      image: Self.photo(width: 200, height: 150), proxy: Self.photo(width: 20, height: 15))
+    let state = EditorState(
+      picture: picture, top: "Top", bottom: "Bottom", crop: .aspect(width: 1, height: 1))
+    let output = try renderer.render(state, format: format)
+    #expect(output.size == PixelSize(width: 150, height: 150))
+    #expect(try decode(output.thumbnail).recipe == decode(output.data).recipe)
+    let recipe = try decode(output.data).recipe
+    #expect(
+      recipe
+        == MemeRecipe(
+          top: "Top", bottom: "Bottom", font: "Anton", crop: .aspect(width: 1, height: 1),
+          originalSHA256: "abc123"))
+  }
+
+  @Test(arguments: [(1, 1), (1, 200), (200, 1), (3, 70), (70, 3)])
+  func tinyPicturesRoundTrip(width: Int, height: Int) throws {
+    let photo = Self.photo(width: width, height: height)
+    for format in [ImageFormat.png, .jpeg] {
+      let output = try renderer.render(
+        photo, top: "tiny", bottom: "meme", font: "Anton", format: format)
+      let decoded = try decode(output.data)
+      #expect(decoded.image.size == photo.size)
+      #expect(try decode(output.thumbnail).image.size == output.thumbnailSize)
+    }
+  }
+
+  @Test func renderingWithoutAPictureIsAnError() {
+    #expect(throws: MemeError.self) { try renderer.render(EditorState(), format: .png) }
+  }
+
+  @Test func cropOutsideThePictureIsAnError() {
+    let crop = Crop.rect(PixelRect(x: 500, y: 0, width: 10, height: 10))
+    #expect(throws: MemeError.self) {
+      try renderer.render(
+        Self.photo(width: 100, height: 100), top: "", bottom: "", font: "Anton", crop: crop,
+        format: .png)
+    }
+  }
+
+  @Test(arguments: [
+    (false, 1, 2, 1), (false, 1, 2, 2), (false, 6, 1, 2), (false, 2, 5, 2), (true, 1, 2, 2),
+    (true, 1, 4, 1), (true, 6, 3, 2), (false, 1, 0, 2),
+  ])
+  func everyCompressionSettingRoundTrips(libdeflate: Bool, level: Int, filter: Int, threads: Int)
+    throws
+  {
+    let compression = MemeRenderer.PNGCompression(
+      useLibdeflate: libdeflate, level: level, filter: filter, threads: threads)
+    let renderer = MemeRenderer(catalog: .standard(), pngCompression: compression)
+    for photo in [
+      Self.photo(width: 300, height: 200),
+      Self.photo(width: 97, height: 131) { x, y in UInt8((x * y) % 256) },
+    ] {
+      let output = try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .png)
+      #expect(try decode(output.data).image == photo)
+    }
+  }
+
+  @Test func loadPictureMatchesTheEditorsLoader() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-renderer-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for (name, format) in [("photo.jpg", ImageFormat.jpeg), ("photo.png", .png)] {
+      let path = directory.appendingPathComponent(name).path
+      try ImageCodec.encode(Self.photo(width: 1800, height: 1200), as: format)
+        .write(to: URL(fileURLWithPath: path))
+      let (fast, decoded) = try MemeRenderer.loadPicture(path: path)
+      #expect(decoded.image == fast.image)
+      let bytes = try ImageFile.read(path: path)
+      let wrapped = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+      #expect(wrapped.sha256 == fast.sha256)
+      #expect(max(wrapped.proxy.width, wrapped.proxy.height) == ImageFile.proxyDimension)
+      let wrappedReference = ImageOps.scaled(
+        decoded.image, toFit: wrapped.proxy.width, wrapped.proxy.height)
+      #expect(Self.meanError(wrappedReference, wrapped.proxy) < 3)
+      let (reference, _) = try ImageFile.sourcePicture(path: path)
+      #expect(fast.image == reference.image)
+      #expect(fast.sha256 == reference.sha256)
+      #expect(fast.originalBytes == reference.originalBytes)
+      #expect(fast.format == format)
+      #expect(max(fast.proxy.width, fast.proxy.height) <= ImageFile.proxyDimension)
+      #expect(max(fast.proxy.width, fast.proxy.height) >= ImageFile.proxyDimension * 7 / 8)
+      // Same aspect ratio as the picture, within a pixel.
+      #expect(abs(fast.proxy.width * 1200 - fast.proxy.height * 1800) <= 1800)
+      // And the same picture as the slower area average, give or take rounding at block edges.
+      let scaled = ImageOps.scaled(reference.image, toFit: fast.proxy.width, fast.proxy.height)
+      #expect(scaled.size == fast.proxy.size)
+      #expect(Self.meanError(scaled, fast.proxy) < 3)
+    }
+  }
+
+  @Test func loadPictureReportsAMissingFile() {
+    #expect(throws: MemeError.self) { try MemeRenderer.loadPicture(path: "/nonexistent/cat.jpg") }
+  }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+/// Runs the built `memesh` binary with piped input, as a script or CI would.
+@Suite struct EndToEndTests {
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  static func binary() -> URL? {
+    let folders = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+      Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+      packageRoot.appendingPathComponent(".build/debug"),
+    ]
+    return folders.map { $0.appendingPathComponent("memesh") }
+      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+  }
+
+  struct Result {
+    var status: Int32
+    var output: String
+    var errors: String
+  }
+
+  func run(_ arguments: [String], input: String, home: URL) throws -> Result {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = Self.packageRoot.appendingPathComponent("transcripts")
+    var environment = ProcessInfo.processInfo.environment
+    environment["MEMESH_HOME"] = home.path
+    environment["MEMESH_CAMERA"] = "/nonexistent"
+    environment["NO_COLOR"] = "1"
+    process.environment = environment
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let output = try stdout.fileHandleForReading.readToEnd() ?? Data()
+    let errors = try stderr.fileHandleForReading.readToEnd() ?? Data()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+      errors: String(decoding: errors, as: UTF8.self))
+  }
+
+  func scratchHome() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("memesh-e2e-\(UUID().uuidString)")
+  }
+
+  @Test func pipedSessionSharesAMemeAndListsIt() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let result = try run(
+      [],
+      input: "\u{FEFF}load images/cat.png\r\ncaption hello | world\nshare\nbrowse --tsv\nquit\n",
+      home: home)
+    #expect(result.status == 0)
+    #expect(result.errors == "")
+    let lines = result.output.split(separator: "\n").map(String.init)
+    #expect(lines.first == "cat.png: 160×120 PNG")
+    #expect(lines.contains("saved meme 1"))
+    let row = try #require(lines.last).split(separator: "\t").map(String.init)
+    #expect(row.count == 8)
+    #expect(Array(row.prefix(6)) == ["1", "hello", "world", "Anton", "160", "120"])
+    #expect(FileManager.default.fileExists(atPath: row[7]))
+    // No prompt, no banner, no escape codes on a pipe.
+    #expect(!result.output.contains("memesh:"))
+    #expect(!result.output.contains("\u{1B}"))
+  }
+
+  @Test func aFailedCommandStopsAScriptWithStatusOneUnlessKeepGoing() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let stopped = try run([], input: "captoin a | b\ninfo\n", home: home)
+    #expect(stopped.status == 1)
+    #expect(stopped.errors == "error: unknown command 'captoin'; did you mean 'caption'?\n")
+    #expect(stopped.output == "")
+    let goingOn = try run(["--keep-going"], input: "captoin a | b\ninfo\n", home: home)
+    #expect(goingOn.status == 1)
+    #expect(goingOn.output.hasPrefix("image:\n"))
+    let quit = try run(["--keep-going"], input: "captoin a | b\nquit\n", home: home)
+    #expect(quit.status == 0)
+  }
+
+  @Test func commandOptionRunsCommandsAndRestoresTheDraftNextTime() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let first = try run(
+      ["-c", "load images/cat.png; top 'saved; for later'"], input: "", home: home)
+    #expect(first.status == 0)
+    let second = try run(["-c", "info"], input: "", home: home)
+    #expect(second.status == 0)
+    #expect(
+      second.errors.hasPrefix(
+        "note: restored the draft ('images/cat.png', top \"saved; for later\")"))
+    #expect(second.output.contains("top: saved; for later\n"))
+  }
+
+  @Test func hostileBytesNeverReachTheOutputRaw() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let input =
+      "top \u{1B}[2J\u{07}\u{202E}x\nbottom nul\u{00}byte\nload images/\u{1B}]0;t\u{07}.png\ninfo\n"
+      + "load images/cat.png\nshare\nbrowse\nbrowse --tsv\nshow 1\nedit 1\nhistory\nquit\n"
+    let result = try run(["--keep-going"], input: input, home: home)
+    #expect(result.status == 0)
+    #expect(!result.output.contains("\u{1B}") && !result.errors.contains("\u{1B}"))
+    #expect(!result.output.contains("\u{202E}"))
+    #expect(result.output.contains("top: \\e[2J\\a\\u{202E}x\n"))
+    #expect(result.output.contains("bottom: nul\\x00byte\n"))
+    // The caption went into the store and came back out through the table, TSV, detail and
+    // history, escaped each time.
+    #expect(result.output.contains("saved meme 1\n"))
+    #expect(result.output.contains("1\t\\e[2J\\a\\u{202E}x\tnul\\x00byte\t"))
+    #expect(!result.output.contains("\u{00}") && !result.output.contains("\u{07}"))
+  }
+}
+
+extension EndToEndTests {
+  @Test func aClosedPipeEndsMemeshQuietlyWithStatusOne() throws {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["-c", Array(repeating: "help", count: 200).joined(separator: ";")]
+    process.environment = ["MEMESH_HOME": home.path, "PATH": "/usr/bin:/bin"]
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    // Nobody reads stdout: close the read end before memesh writes.
+    try stdout.fileHandleForReading.close()
+    try process.run()
+    let errors = try stderr.fileHandleForReading.readToEnd() ?? Data()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 1)
+    #expect(errors.isEmpty)
+  }
+}
+
+extension EndToEndTests {
+  /// Writes an executable shell script named `name` into `folder`.
+  func fakeTool(_ name: String, in folder: URL, script: String) throws {
+    let url = folder.appendingPathComponent(name)
+    try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: url)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+  }
+
+  @Test func shareHandsTheSavedMemeToTheClipboardAndTheOpener() throws {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let home = scratchHome()
+    let tools = home.appendingPathComponent("tools")
+    try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let copied = home.appendingPathComponent("clipboard.bin")
+    let opened = home.appendingPathComponent("opened.txt")
+    try fakeTool(
+      "wl-copy", in: tools, script: "echo \"$@\" > '\(copied.path).args'; cat > '\(copied.path)'")
+    try fakeTool("xdg-open", in: tools, script: "echo \"$1\" > '\(opened.path)'")
+
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [
+      "-c",
+      "load images/cat.png; top clip; share clipboard; load images/square.png; share open --format jpeg",
+    ]
+    process.currentDirectoryURL = Self.packageRoot.appendingPathComponent("transcripts")
+    process.environment = [
+      "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin",
+      "WAYLAND_DISPLAY": "wayland-0",
+    ]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let output = String(
+      decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(output.contains("copied meme 1 to the clipboard\n"))
+    #expect(output.contains("opened meme 2\n"))
+    let clipboard = try Data(contentsOf: copied)
+    #expect(clipboard.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // a PNG
+    let arguments = try String(
+      contentsOf: URL(fileURLWithPath: copied.path + ".args"), encoding: .utf8)
+    #expect(arguments == "--type image/png\n")
+    let openedPath = try String(contentsOf: opened, encoding: .utf8)
+    #expect(openedPath.hasSuffix("/memes/2/meme.jpg\n"))
+  }
+}
+
+extension EndToEndTests {
+  @Test func cameraCapturesWithTheToolItFindsAndLoadsTheStill() throws {
+    let binary = try #require(Self.binary(), "the memesh binary is not built")
+    let home = scratchHome()
+    let tools = home.appendingPathComponent("tools")
+    try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let device = home.appendingPathComponent("video0")
+    FileManager.default.createFile(atPath: device.path, contents: Data())
+    let still = Self.packageRoot.appendingPathComponent("transcripts/images/square.png").path
+    // A stand-in ffmpeg: the last argument is where the still goes.
+    try fakeTool("ffmpeg", in: tools, script: "for last; do :; done; cp '\(still)' \"$last\"")
+
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["-c", "help camera; camera; info"]
+    process.environment = [
+      "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin", "MEMESH_CAMERA": device.path,
+    ]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let output = String(
+      decoding: try stdout.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(!output.contains("unavailable"))
+    #expect(output.contains("width: 64\nheight: 64\n"))
+    #expect(output.contains("image: " + home.path + "/captures/camera-"))
+  }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+/// LineEditor in a real terminal (tmux): what a person typing sees and gets back.
+@Suite(.serialized) struct LineEditorTerminalTests {
+  let folder: URL
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-lineedit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  var historyFile: URL { folder.appendingPathComponent("state/memesh/history") }
+
+  @Test func typedLinesComeBackAndSurviveARestart() throws {
+    let first = try LineEditorTerminal(history: historyFile)
+    try first.type("hello wörld")
+    try first.press("Enter")
+    try first.waitFor("line: hello wörld")
+    try first.type("caption x 猫")
+    try first.press("Enter")
+    try first.type("caption x 猫")
+    try first.press("Enter")
+    try first.waitFor("line: caption x 猫", count: 2)
+    try first.press("C-d")
+    #expect(try first.waitForExit())
+    #expect(try first.events().last == "end")
+
+    let folderMode = try FileManager.default.attributesOfItem(
+      atPath: historyFile.deletingLastPathComponent().path)[.posixPermissions] as? Int
+    let fileMode = try FileManager.default.attributesOfItem(atPath: historyFile.path)[
+      .posixPermissions] as? Int
+    #expect(folderMode == 0o700)
+    #expect(fileMode == 0o600)
+    // The repeated line is stored once.
+    let stored = try String(contentsOf: historyFile, encoding: .utf8)
+    #expect(stored == "_HiStOrY_V2_\nhello\\040w\u{F6}rld\ncaption\\040x\\040猫\n")
+
+    let second = try LineEditorTerminal(history: historyFile)
+    try second.press("Up")
+    try second.waitFor("demo> caption x 猫")
+    try second.press("Up")
+    try second.waitFor("demo> hello wörld")
+    try second.press("Down")
+    try second.press("Enter")
+    try second.waitFor("line: caption x 猫")
+  }
+
+  @Test func aDamagedHistoryIsReportedOnceAndLeftAlone() throws {
+    let damaged = Data("my notes\n\u{1B}[2J not history\n".utf8)
+    try FileManager.default.createDirectory(
+      at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try damaged.write(to: historyFile)
+    let terminal = try LineEditorTerminal(history: historyFile, width: 200)
+    #expect(try terminal.screen().prefix(2) == [
+      "warning: history: '\(historyFile.path)' is not a memesh history file (no _HiStOrY_V2_"
+        + " header); leaving it alone, history is not saved",
+      "demo>",
+    ])
+    try terminal.type("first")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: first")
+    try terminal.type("second")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: second")
+    try terminal.press("Up", "Up")
+    try terminal.waitFor("demo> first")
+    try terminal.press("C-c")
+    try terminal.waitFor("interrupt")
+    try terminal.press("C-d")
+    #expect(try terminal.waitForExit())
+    #expect(try terminal.events() == ["line: first", "line: second", "interrupt", "end"])
+    #expect(try Data(contentsOf: historyFile) == damaged)
+  }
+
+  @Test func tabCompletesListsAndKeepsTheLine() throws {
+    let terminal = try LineEditorTerminal(history: nil)
+    // Unique: the word and a space.
+    try terminal.type("capt")
+    try terminal.press("Tab")
+    try terminal.waitFor("demo> caption")
+    try terminal.type("x")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: caption x")
+    // Several: the common prefix first, the list on the second Tab.
+    try terminal.type("show font")
+    try terminal.press("Tab")
+    try terminal.waitFor("demo> show font-")
+    try terminal.press("Tab")
+    try terminal.waitFor("font-12")
+    try terminal.waitFor("demo> show font-", count: 2)
+    let screen = try terminal.screen()
+    let listRows = screen.filter { $0.hasPrefix("font-01") || $0.hasPrefix("font-02") }
+    #expect(listRows.count == 2, "the 12 fonts fill rows across the 60 columns")
+    #expect(screen.last { !$0.isEmpty } == "demo> show font-")
+    #expect(try terminal.waitForCursor(16, screen.lastIndex { !$0.isEmpty } ?? -1))
+    try terminal.type("1")
+    try terminal.press("Tab")
+    try terminal.waitFor("demo> show font-1")
+    try terminal.type("1")
+    try terminal.press("Tab", "Enter")
+    try terminal.waitFor("line: show font-11")
+    // A folder gets no space; a list shows displays, escape sequences made visible.
+    try terminal.type("load fol")
+    try terminal.press("Tab")
+    try terminal.type("x")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: load folder/x")
+    try terminal.type("show 3")
+    try terminal.press("Tab")
+    try terminal.waitFor("3  I SEE | WHAT YOU DID")
+    #expect(try terminal.text().contains("30  猫 | ^[[31mCAT"))
+    // No candidates: nothing changes.
+    try terminal.type("zz")
+    try terminal.press("Tab", "Enter")
+    try terminal.waitFor("line: show 3zz")
+  }
+
+  @Test func ctrlCDropsTheLineAndCtrlDEndsOnAnEmptyLine() throws {
+    let terminal = try LineEditorTerminal(history: historyFile)
+    try terminal.type("drop me")
+    try terminal.press("C-c")
+    try terminal.waitFor("interrupt")
+    #expect(try terminal.text().contains("demo> drop me^C\ninterrupt\ndemo>"))
+    try terminal.type("abc")
+    try terminal.press("Left", "C-d", "Enter")
+    try terminal.waitFor("line: ab")
+    try terminal.press("C-d")
+    #expect(try terminal.waitForExit())
+    #expect(try terminal.events() == ["interrupt", "line: ab", "end"])
+    // The dropped line is not history.
+    let stored = try String(contentsOf: historyFile, encoding: .utf8)
+    #expect(stored == "_HiStOrY_V2_\nab\n")
+  }
+
+  @Test func ctrlCWhileACommandRunsOnlyInterruptsIt() throws {
+    let terminal = try LineEditorTerminal(history: nil)
+    try terminal.type("work")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: work")
+    try terminal.press("C-c")
+    try terminal.waitFor("work: interrupted")
+    try terminal.type("still here")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: still here")
+  }
+
+  @Test func ctrlRFindsAnOlderLine() throws {
+    let terminal = try LineEditorTerminal(history: nil)
+    for line in ["load cat.jpg", "top hello", "bottom world"] {
+      try terminal.type(line)
+      try terminal.press("Enter")
+    }
+    try terminal.waitFor("line: bottom world")
+    try terminal.press("C-r")
+    try terminal.type("cat")
+    try terminal.waitFor("demo> load cat.jpg")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: load cat.jpg")
+  }
+
+  @Test func wideAndCombiningCharactersKeepTheCursorRight() throws {
+    let terminal = try LineEditorTerminal(history: nil, prompt: "猫> ")
+    // 猫> is 4 columns, 日本語 6, a space 1, e + U+0301 one.
+    try terminal.type("日本語 e\u{301}")
+    try terminal.waitFor("猫> 日本語 é")
+    #expect(try terminal.waitForCursor(12, 0))
+    try terminal.press("C-a")
+    #expect(try terminal.waitForCursor(4, 0))
+    try terminal.press("Right")
+    #expect(try terminal.waitForCursor(6, 0))
+    try terminal.type("ü")
+    try terminal.waitFor("猫> 日ü本語 é")
+    #expect(try terminal.waitForCursor(7, 0))
+    try terminal.press("Enter")
+    try terminal.waitFor("line: 日ü本語 e\u{301}")
+  }
+
+  @Test func aLongLineWrapsAndAListLeavesItWhole() throws {
+    let terminal = try LineEditorTerminal(history: nil, width: 30, height: 20)
+    let words = "one two three four five six seven eight nine ca"
+    try terminal.type(words)
+    try terminal.waitFor("nine ca")
+    // 6 + 47 characters: the cursor is on the second row, 23 columns in.
+    #expect(try terminal.waitForCursor(23, 1))
+    try terminal.press("Tab")
+    try terminal.waitFor("caption")
+    try terminal.waitFor("six seven eight nine ca", count: 2)
+    let screen = try terminal.screen()
+    #expect(Array(screen[0...4]) == [
+      "demo> one two three four five", "six seven eight nine ca",
+      "caption  cancel   camera", "demo> one two three four five", "six seven eight nine ca",
+    ])
+    try terminal.press("C-a")
+    #expect(try terminal.waitForCursor(6, 3))
+    try terminal.press("Enter")
+    try terminal.waitFor("line: one two three four five\nsix seven eight nine ca")
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import MemeShell
+
+/// Views and where commands take the user, run in-process on a scratch home.
+@Suite struct ShellViewTests {
+  static let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("transcripts/images")
+
+  func makeShell(home: URL) -> (Shell, Console.Capture) {
+    let capture = Console.Capture()
+    let shell = Shell(
+      home: home, console: Console(capture: capture), settings: Shell.Settings(),
+      environment: ["MEMESH_CAMERA": "/nonexistent"])
+    return (shell, capture)
+  }
+
+  func scratch() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "memesh-view-\(UUID().uuidString)")
+  }
+
+  @Test func anEmptyStoreStartsInTheEditorAndSharingShowsTheSentMemes() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let (shell, _) = makeShell(home: home)
+    #expect(shell.view == .editor)
+    #expect(shell.prompt == "memesh:edit> ")
+    #expect(shell.run(line: "load '\(Self.images.path)/cat.png'"))
+    #expect(shell.prompt == "memesh:edit cat.png> ")
+    #expect(shell.run(line: "caption a | b"))
+    #expect(shell.run(line: "share"))
+    #expect(shell.view == .sent)
+    #expect(shell.prompt == "memesh:sent> ")
+    #expect(shell.run(line: "show 1"))
+    #expect(shell.prompt == "memesh:meme 1> ")
+    // Editor commands from the detail view open the editor.
+    #expect(shell.run(line: "top again"))
+    #expect(shell.view == .editor)
+    // show from the editor opens the detail.
+    #expect(shell.run(line: "show 1"))
+    #expect(shell.view == .detail(id: 1))
+    #expect(shell.run(line: "back"))
+    #expect(shell.view == .sent)
+
+    // The next session starts in the sent memes... unless a draft is waiting: 'top again' was
+    // typed after the share, so the draft is restored and the editor shows.
+    let (next, capture) = makeShell(home: home)
+    #expect(next.view == .editor)
+    #expect(next.state.top == "again")
+    #expect(capture.drain().map(\.text).first?.hasPrefix("note: restored the draft") == true)
+    #expect(next.run(line: "cancel"))
+    let (third, _) = makeShell(home: home)
+    #expect(third.view == .sent)
+  }
+
+  @Test func undoInTheSentMemesBringsBackADeletedMemeAcrossSessions() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let (shell, capture) = makeShell(home: home)
+    #expect(shell.run(line: "load '\(Self.images.path)/square.png'"))
+    #expect(shell.run(line: "share"))
+    #expect(shell.run(line: "delete 1"))
+    let (next, _) = makeShell(home: home)
+    _ = capture.drain()
+    #expect(next.view == .editor)  // the store is empty again
+    #expect(next.run(line: "undo") == false)  // the editor has nothing to undo
+    #expect(next.run(line: "browse"))
+    #expect(next.run(line: "undo"))
+    #expect(try next.store.memes().map(\.id) == [1])
+  }
+
+  @Test func aFailedCommandChangesNothing() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let (shell, capture) = makeShell(home: home)
+    #expect(shell.run(line: "load '\(Self.images.path)/cat.png'"))
+    let before = shell.state
+    #expect(shell.run(line: "load '\(Self.images.path)/notes.txt'") == false)
+    #expect(shell.run(line: "crop 1000 1000 5 5") == false)
+    #expect(shell.run(line: "font Nonexistent") == false)
+    #expect(shell.state == before)
+    let errors = capture.drain().filter { $0.stream == .error }.map(\.text)
+    #expect(errors.count == 3)
+    #expect(errors.allSatisfy { $0.hasPrefix("error: ") })
+  }
+}
+
+extension ShellViewTests {
+  @Test func helpListsEveryCommandOfTheRegistry() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let (shell, capture) = makeShell(home: home)
+    #expect(shell.run(line: "help"))
+    let lines = capture.drain().map(\.text)
+    for command in CommandRegistry.commands {
+      #expect(lines.contains { $0.hasPrefix("  " + command.usage) }, "\(command.name)")
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import MemeCore
+import Testing
+
+@testable import MemeStore
+
+/// The real file system until the `survive`-th writing call has been made; from then on every
+/// call fails, cleanups included — what a process killed at that moment leaves on disk.
+final class CrashingFileSystem: StoreFileSystem, @unchecked Sendable {
+  private let real = POSIXFileSystem()
+  private let lock = NSLock()
+  private var calls = 0
+  let survive: Int
+
+  init(survive: Int) {
+    self.survive = survive
+  }
+
+  /// Writing calls made (and, up to `survive`, carried out).
+  var callCount: Int { lock.withLock { calls } }
+
+  private func step() throws(FileSystemError) {
+    let dead = lock.withLock {
+      calls += 1
+      return calls > survive
+    }
+    if dead { throw FileSystemError(code: EIO) }
+  }
+
+  func createFile(atPath path: String, contents: Data) throws(FileSystemError) {
+    try step()
+    try real.createFile(atPath: path, contents: contents)
+  }
+
+  func synchronizeFile(atPath path: String) throws(FileSystemError) {
+    try step()
+    try real.synchronizeFile(atPath: path)
+  }
+
+  func rename(atPath source: String, toPath destination: String) throws(FileSystemError) {
+    try step()
+    try real.rename(atPath: source, toPath: destination)
+  }
+
+  func synchronizeDirectory(atPath path: String) throws(FileSystemError) {
+    try step()
+    try real.synchronizeDirectory(atPath: path)
+  }
+
+  func createDirectory(atPath path: String) throws(FileSystemError) {
+    try step()
+    try real.createDirectory(atPath: path)
+  }
+
+  func removeItem(atPath path: String) throws(FileSystemError) {
+    try step()
+    try real.removeItem(atPath: path)
+  }
+}
+
+/// A share that dies after any of its file operations leaves a store whose next change keeps
+/// only whole memes: no folder that the index does not name survives it.
+@Suite struct CrashPointTests {
+  /// Numeric folders at the top of the store.
+  static func memeFolders(_ scratch: Scratch) throws -> Set<Int> {
+    Set(try FileManager.default.contentsOfDirectory(atPath: scratch.path).compactMap(Int.init))
+  }
+
+  @Test(arguments: [0, 2])
+  func aShareDyingAtAnyStepLeavesNoOrphanFolder(memesBefore: Int) throws {
+    // How many writing calls a share makes when it runs to the end.
+    let counting = try Scratch()
+    defer { counting.cleanUp() }
+    for number in 0..<memesBefore {
+      _ = try MemeStore(directory: counting.memes).add(FakeMeme.make(top: "\(number)", bottom: ""))
+    }
+    let counter = CrashingFileSystem(survive: .max)
+    _ = try MemeStore(directory: counting.memes, fileSystem: counter)
+      .add(FakeMeme.make(top: "DIES", bottom: ""))
+    #expect(counter.callCount > 5)
+
+    for survive in 0..<counter.callCount {
+      let scratch = try Scratch()
+      defer { scratch.cleanUp() }
+      for number in 0..<memesBefore {
+        _ = try MemeStore(directory: scratch.memes).add(FakeMeme.make(top: "\(number)", bottom: ""))
+      }
+      let crashing = CrashingFileSystem(survive: survive)
+      _ = try? MemeStore(directory: scratch.memes, fileSystem: crashing)
+        .add(FakeMeme.make(top: "DIES", bottom: ""))
+
+      // The next session shares again: every folder left is a meme the index names, whole.
+      let store = try MemeStore(directory: scratch.memes)
+      #expect(store.notice == nil, "after \(survive) calls: \(store.notice ?? "")")
+      _ = try store.add(FakeMeme.make(top: "NEXT", bottom: ""))
+      let memes = try store.memes()
+      #expect(try Self.memeFolders(scratch) == Set(memes.map(\.id)), "after \(survive) calls")
+      #expect(memes.filter { $0.top == "NEXT" }.count == 1)
+      #expect(memes.count == memesBefore + 1 || memes.count == memesBefore + 2)
+      for meme in memes {
+        #expect(FakeMeme.filesMatch(meme, in: store), "after \(survive) calls: meme \(meme.id)")
+      }
+    }
+  }
+}

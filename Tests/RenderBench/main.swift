@@ -1,0 +1,160 @@
+// memesh-render-bench: one meme from a photo to a file, the way `share file` makes it, for
+// `make bench` and for measuring MemeRenderer before the shell calls it.
+//
+//     memesh-render-bench IN OUT [--top T] [--bottom B] [--font F]
+//                         [--png METHOD:LEVEL:FILTER:THREADS]
+//                         [--phases] [--slow] [--load-detail] [--preview N]
+//
+// METHOD is zlib or deflate. --phases prints how long each step took to stderr. --slow renders
+// the way memesh did before MemeRenderer (decode, proxy, crop, draw on a copy, encode) for
+// before/after comparisons. --load-detail times each part of a load alone. --preview N times N
+// caption changes followed by a symbols preview (80×20 cells) from the proxy, in-process, and
+// prints the median (what the shell's `caption …; preview` costs after load).
+import Foundation
+import MemeCore
+import MemeMedia
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  let value = arguments[index + 1]
+  arguments.removeSubrange(index...(index + 1))
+  return value
+}
+@MainActor func flag(_ name: String) -> Bool {
+  guard let index = arguments.firstIndex(of: name) else { return false }
+  arguments.remove(at: index)
+  return true
+}
+
+let top = option("--top") ?? "one does not simply"
+let bottom = option("--bottom") ?? "benchmark memes"
+let font = option("--font") ?? "Anton"
+let pngSpec = option("--png")
+let phases = flag("--phases")
+let slow = flag("--slow")
+let loadDetail = flag("--load-detail")
+let previewRuns = option("--preview").flatMap { Int($0) }
+guard arguments.count == 2 else {
+  FileHandle.standardError.write(Data("usage: memesh-render-bench IN OUT [options]\n".utf8))
+  exit(2)
+}
+let (input, output) = (arguments[0], arguments[1])
+let format: ImageFormat = output.lowercased().hasSuffix(".png") ? .png : .jpeg
+
+var compression = MemeRenderer.pngCompression
+if let pngSpec {
+  let parts = pngSpec.split(separator: ":").map(String.init)
+  guard parts.count == 4, let level = Int(parts[1]), let filter = Int(parts[2]),
+    let threads = Int(parts[3])
+  else {
+    FileHandle.standardError.write(Data("error: --png METHOD:LEVEL:FILTER:THREADS\n".utf8))
+    exit(2)
+  }
+  compression = MemeRenderer.PNGCompression(
+    useLibdeflate: parts[0] == "deflate", level: level, filter: filter, threads: threads)
+}
+
+/// Peak resident memory so far, from /proc (Linux), for --phases.
+func peakMemory() -> String {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM") })
+  else { return "" }
+  return "peak " + line.split(whereSeparator: \.isWhitespace).dropFirst().joined(separator: " ")
+}
+
+/// This thread's CPU time in milliseconds: steadier than wall time on a shared machine.
+func threadCPU() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
+}
+
+var clock = ContinuousClock.now
+var cpu = threadCPU()
+@MainActor func lap(_ name: String) {
+  let now = ContinuousClock.now
+  let nowCPU = threadCPU()
+  if phases {
+    let duration = now - clock
+    let milliseconds =
+      Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
+    let line = String(
+      format: "%-10@ %7.1f ms wall %7.1f ms cpu  %@\n", name, milliseconds, nowCPU - cpu,
+      peakMemory())
+    FileHandle.standardError.write(Data(line.utf8))
+  }
+  clock = now
+  cpu = nowCPU
+}
+
+do {
+  if loadDetail {
+    // Each part of a load alone, one after another, to see which dominates.
+    let bytes = try ImageFile.read(path: input)
+    lap("read")
+    let decoded = try ImageCodec.decode(bytes, name: input)
+    lap("decode")
+    _ = MemeRenderer.reduced(decoded.image, toFit: ImageFile.proxyDimension)
+    lap("reduce")
+    _ = try ImageCodec.decodeProxy(bytes, name: input, maxDimension: ImageFile.proxyDimension)
+    lap("proxy-old")
+    _ = try MemeRenderer.jpegProxy(bytes, name: input, limits: .default)
+    lap("proxy-new")
+    _ = Checksum.sha256(bytes)
+    lap("sha256")
+  }
+  let picture: SourcePicture
+  if slow {
+    picture = try ImageFile.sourcePicture(path: input).picture
+  } else {
+    picture = try MemeRenderer.loadPicture(path: input).picture
+  }
+  lap("load")
+  if let previewRuns {
+    let captions = CaptionRenderer(catalog: .standard())
+    var times: [Double] = []
+    var drawn = 0
+    for run in 0..<max(1, previewRuns) {
+      let start = ContinuousClock.now
+      let (image, _) = try captions.render(
+        onto: picture.proxy, top: "take \(run)", bottom: bottom, font: font)
+      let preview = TerminalPreview.draw(
+        image, mode: .symbols, colorDepth: .truecolor, maxColumns: 80, maxRows: 20,
+        environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
+      drawn += preview.text.utf8.count
+      let duration = ContinuousClock.now - start
+      times.append(
+        Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
+    }
+    let sorted = times.sorted()
+    print(
+      String(
+        format: "caption → preview: median %.1f ms (min %.1f, max %.1f) over %d, %d bytes drawn",
+        sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], sorted.count, drawn))
+  }
+  let state = EditorState(picture: picture, top: top, bottom: bottom, font: font)
+  let renderer = MemeRenderer(catalog: .standard(), pngCompression: compression)
+  if slow {
+    var image = picture.image
+    _ = try renderer.captions.draw(into: &image, top: top, bottom: bottom, font: font)
+    lap("captions")
+    let recipe = MemeRecipe(
+      top: top, bottom: bottom, font: font, crop: .off, originalSHA256: picture.sha256)
+    let data = try ImageCodec.encode(image, as: format, options: EncodeOptions(recipe: recipe))
+    lap("encode")
+    let thumbnail = try ImageCodec.encode(ImageOps.scaled(image, toFit: 256, 256), as: .png)
+    lap("thumbnail")
+    try data.write(to: URL(fileURLWithPath: output))
+    try thumbnail.write(to: URL(fileURLWithPath: output + ".thumb.png"))
+  } else {
+    let rendered = try renderer.render(state, format: format)
+    lap("render")
+    try rendered.data.write(to: URL(fileURLWithPath: output))
+    try rendered.thumbnail.write(to: URL(fileURLWithPath: output + ".thumb.png"))
+  }
+  lap("write")
+} catch {
+  FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+  exit(1)
+}

@@ -1,0 +1,53 @@
+# help lists every command; help COMMAND explains one.
+> help
+memesh 0.1.0: a meme studio for the terminal
+
+Editor:
+  new (add)                         start a blank draft
+  load PATH (album)                 load a PNG or JPEG picture into the editor
+  camera                            take a picture with the camera and load it [unavailable: no camera available]
+  top TEXT                          set the top caption
+  bottom TEXT                       set the bottom caption
+  caption TOP | BOTTOM              set both captions at once
+  font [NAME]                       choose the caption font
+  fonts                             list the fonts with a sample line
+  crop X Y W H | crop W:H | crop off
+                                    crop the picture (a rectangle, an aspect ratio, or off)
+  preview [--explain] [--out FILE]  show the meme (or describe it where pictures cannot be drawn)
+  share [file PATH | clipboard | open] [--format png|jpeg]
+                                    save the meme to the sent memes, then hand it on
+  cancel                            discard the draft and show the sent memes
+  undo                              undo the last change (in the sent memes: the last delete)
+  redo                              redo what undo undid
+  history                           list the editor's undo steps
+  info                              print the editor state as key: value lines
+
+Sent memes:
+  browse [table|grid] [--tsv] (list, ls)
+                                    show the sent memes as a table or a grid of thumbnails
+  show ID                           show one sent meme at its own aspect ratio
+  edit ID                           open a sent meme in the editor; share then updates it
+  delete ID (rm)                    delete a sent meme ('undo' brings it back)
+  export ID PATH                    write a sent meme's picture to a file
+
+Detail:
+  back                              go back to the sent memes
+
+Anywhere:
+  help [COMMAND]                    list the commands, or explain one
+  source FILE                       run the commands in a file (or a transcript's inputs)
+  quit (exit)                       leave memesh (so does Ctrl-D)
+
+Commands work from any view when their intent is clear. Quote words with spaces: load 'my photo.jpg'.
+In scripts (-c, piped input) memesh stops at the first failed command with status 1; --keep-going goes on (status 1 at the end if any failed, 0 after 'quit').
+> help caption
+usage: caption TOP | BOTTOM
+set both captions at once
+An unquoted | separates them; quote it ('|') to put a bar in a caption.
+> help ls
+usage: browse [table|grid] [--tsv]
+aliases: list, ls
+show the sent memes as a table or a grid of thumbnails
+--tsv prints one tab-separated row per meme for scripts: id, top, bottom, font, width, height, created (ISO 8601), path of the rendered image.
+> help captoin
+error: help: no command 'captoin'; did you mean 'caption'?

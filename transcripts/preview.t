@@ -1,0 +1,31 @@
+# preview describes the meme where pictures cannot be drawn; --explain says how each caption was
+# laid out; --out FILE writes the picture without sharing it.
+> preview
+error: preview: no picture yet; 'load PATH' one first
+> load images/cat.png
+cat.png: 160×120 PNG
+> preview
+preview: cat.png 160×120, font Anton
+top: TOP (placeholder, not drawn)
+bottom: BOTTOM (placeholder, not drawn)
+(no terminal graphics here; 'preview --out FILE' writes the picture)
+> top straße
+> preview --explain
+preview: cat.png 160×120, font Anton
+top: straße
+bottom: BOTTOM (placeholder, not drawn)
+top: "STRASSE"
+  lines (1): "STRASSE"
+  font: Anton at 18 px (largest for this image 18 px; no shrinking)
+  fallback fonts: none
+  missing characters: none
+bottom: (empty)
+> preview --out preview-out.png
+wrote preview-out.png (160×120)
+> load preview-out.png
+note: 'preview-out.png' was made by memesh (top "straße", bottom "") but its original is not in the store; captioning the captioned picture
+preview-out.png: 160×120 PNG
+> preview --bogus
+error: preview: unknown option '--bogus' (usage: preview [--explain] [--out FILE])
+> preview --out
+error: preview: --out needs a value (usage: preview [--explain] [--out FILE])

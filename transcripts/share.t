@@ -1,0 +1,52 @@
+# share saves to the store first, then hands the meme on. A missing display or tool is an error
+# after the save.
+> share
+error: share: no picture yet; 'load PATH' one first
+> load images/cat.png
+cat.png: 160×120 PNG
+> caption shared | to a file
+> share file out.jpg
+saved meme 1
+wrote out.jpg
+> info
+image:
+width:
+height:
+format:
+top:
+bottom:
+font: Anton
+crop: off
+unsaved changes: no
+editing:
+> load images/cat.png
+cat.png: 160×120 PNG
+> share file out.png --format jpeg
+saved meme 2
+wrote out.png
+> load images/square.png
+square.png: 64×64 PNG
+> share clipboard
+saved meme 3
+error: share: saved meme 3, but there is no clipboard here (neither WAYLAND_DISPLAY nor DISPLAY is set)
+> load images/square.png
+square.png: 64×64 PNG
+> share open
+saved meme 4
+error: share: saved meme 4, but there is no display to open it on (DISPLAY is not set)
+> load images/square.png
+square.png: 64×64 PNG
+> share file /dev/null
+error: share: cannot write '/dev/null': is a device; memesh only writes regular files
+> share file no-such-folder/x.png
+error: share: cannot write 'no-such-folder/x.png': no such folder 'no-such-folder'
+> share printer
+error: share: unknown target 'printer' (file PATH, clipboard or open)
+> share --format gif
+error: share: 'gif' is not a format (png or jpeg)
+> browse
+ID  TOP     BOTTOM     FONT   SIZE     CREATED
+ 1  shared  to a file  Anton  160×120  [date]
+ 2                     Anton  160×120  [date]
+ 3                     Anton  64×64    [date]
+ 4                     Anton  64×64    [date]

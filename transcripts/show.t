@@ -1,0 +1,34 @@
+# show ID opens a meme's detail.
+> show 1
+error: no meme with id 1
+> load images/cat.png
+cat.png: 160×120 PNG
+> caption detail | view
+> share
+saved meme 1
+> show 1
+meme: 1
+top: detail
+bottom: view
+font: Anton
+crop: off
+size: 160×120 png
+source: cat.png
+created: [date]
+modified: [date]
+file: [path]
+> show
+meme: 1
+top: detail
+bottom: view
+font: Anton
+crop: off
+size: 160×120 png
+source: cat.png
+created: [date]
+modified: [date]
+file: [path]
+> show 2
+error: no meme with id 2
+> show x
+error: show: 'x' is not a meme id (ids are 1, 2, 3…)
