@@ -118,6 +118,12 @@ final class LineEditorTerminal {
     throw Failure(description: "timed out; the screen shows:\n\(last)")
   }
 
+  /// Waits until the last row with text is `prompt` alone: the editor is reading again (keys
+  /// typed before that meet the terminal's own line editing, where Ctrl-R reprints the line).
+  func waitForPrompt(_ prompt: String = "demo>") throws {
+    try waitFor { $0.split(separator: "\n").last.map(String.init) == prompt }
+  }
+
   /// Waits until the screen contains `text` `count` times.
   func waitFor(_ text: String, count: Int = 1) throws {
     try waitFor { $0.components(separatedBy: text).count - 1 >= count }

@@ -146,18 +146,51 @@ import Testing
     try terminal.waitFor("line: still here")
   }
 
-  @Test func ctrlRFindsAnOlderLine() throws {
+  @Test func ctrlRFindsOlderLinesAndEndsAsBashDoes() throws {
     let terminal = try LineEditorTerminal(history: nil)
-    for line in ["load cat.jpg", "top hello", "bottom world"] {
+    for line in ["load cat.jpg", "top hello", "load dog.png", "bottom world"] {
       try terminal.type(line)
       try terminal.press("Enter")
+      try terminal.waitFor("line: \(line)")
+      try terminal.waitForPrompt()
     }
-    try terminal.waitFor("line: bottom world")
+    try terminal.press("C-r")
+    try terminal.type("lo")
+    try terminal.waitFor("(reverse-i-search)`lo': load dog.png")
+    #expect(try terminal.waitForCursor(24, 8))
+    try terminal.press("C-r")
+    try terminal.waitFor("(reverse-i-search)`lo': top hello")
+    try terminal.press("C-r")
+    try terminal.waitFor("(reverse-i-search)`lo': load cat.jpg")
+    try terminal.type("x")
+    try terminal.waitFor("(failed reverse-i-search)`lox': load cat.jpg")
+    // Ctrl-G gives the typed line back.
+    try terminal.press("C-g")
+    try terminal.waitForPrompt()
+    // Enter runs the match.
     try terminal.press("C-r")
     try terminal.type("cat")
-    try terminal.waitFor("demo> load cat.jpg")
     try terminal.press("Enter")
-    try terminal.waitFor("line: load cat.jpg")
+    try terminal.waitFor("line: load cat.jpg", count: 2)
+    try terminal.waitForPrompt()
+    // Esc keeps the match, with the shell's prompt, for editing at the match.
+    try terminal.press("C-r")
+    try terminal.type("wor")
+    try terminal.waitFor("(reverse-i-search)`wor': bottom world")
+    try terminal.press("Escape")
+    try terminal.waitFor("demo> bottom world")
+    try terminal.type("X")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: bottom Xworld")
+    try terminal.waitForPrompt()
+    // Another key ends the search and does its own work (Ctrl-E: to the end).
+    try terminal.press("C-r")
+    try terminal.type("dog")
+    try terminal.press("C-e")
+    try terminal.type("!")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: load dog.png!")
+    #expect(try !terminal.text().contains("reverse-i-search)`dog': load dog.png!"))
   }
 
   @Test func wideAndCombiningCharactersKeepTheCursorRight() throws {
