@@ -66,7 +66,10 @@ static void encode_jpeg_error_exit(j_common_ptr info) {
 
 static void encode_jpeg_silent(j_common_ptr info) { (void)info; }
 
-int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *recipe,
+/// Encodes rows `first_row ..< first_row + row_count` as a JPEG of their own; `restart_rows`
+/// 1 puts a restart marker after every MCU row, so two parts can be spliced into one file.
+static int encode_jpeg_part(const memesh_rows *image, uint32_t first_row, uint32_t row_count,
+                            int quality, const char *recipe, int restart_rows, int jfif,
                             uint8_t **out, size_t *out_size, char *message, size_t message_size) {
   *out = NULL;
   *out_size = 0;
@@ -93,11 +96,13 @@ int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *r
   // over white one row at a time.
   int opaque = memesh_rows_opaque(image);
   encoder->jpeg.image_width = image->width;
-  encoder->jpeg.image_height = image->height;
+  encoder->jpeg.image_height = row_count;
   encoder->jpeg.input_components = opaque ? 4 : 3;
   encoder->jpeg.in_color_space = opaque ? JCS_EXT_RGBA : JCS_RGB;
   jpeg_set_defaults(&encoder->jpeg);
   jpeg_set_quality(&encoder->jpeg, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+  encoder->jpeg.restart_in_rows = restart_rows;
+  encoder->jpeg.write_JFIF_header = jfif ? TRUE : FALSE;
   if (!opaque) {
     encoder->row = malloc((size_t)image->width * 3 + 1);
     if (encoder->row == NULL) {
@@ -123,15 +128,15 @@ int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *r
       jpeg_write_m_byte(&encoder->jpeg, (unsigned char)recipe[index]);
     }
   }
-  while (encoder->jpeg.next_scanline < image->height) {
+  while (encoder->jpeg.next_scanline < row_count) {
     uint32_t next = encoder->jpeg.next_scanline;
     if (opaque) {
       // libjpeg only reads the rows; its prototype is not const.
-      JSAMPARRAY rows = (JSAMPARRAY)(uintptr_t)(image->rows + next);
-      jpeg_write_scanlines(&encoder->jpeg, rows, image->height - next);
+      JSAMPARRAY rows = (JSAMPARRAY)(uintptr_t)(image->rows + first_row + next);
+      jpeg_write_scanlines(&encoder->jpeg, rows, row_count - next);
       continue;
     }
-    const uint8_t *source = image->rows[next];
+    const uint8_t *source = image->rows[first_row + next];
     for (size_t pixel = 0; pixel < image->width; pixel++) {
       unsigned alpha = source[pixel * 4 + 3];
       for (size_t channel = 0; channel < 3; channel++) {
@@ -147,6 +152,126 @@ int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *r
   *out_size = encoder->size;
   free(encoder->row);
   free(encoder);
+  return MEMESH_OK;
+}
+
+/// The second half of a split encode, run on its own thread.
+struct jpeg_part_job {
+  const memesh_rows *image;
+  uint32_t first_row, row_count;
+  int quality, status;
+  uint8_t *data;
+  size_t size;
+  char message[ENCODE_MESSAGE_SIZE];
+};
+
+static void *encode_jpeg_part_job(void *argument) {
+  struct jpeg_part_job *job = argument;
+  job->status = encode_jpeg_part(job->image, job->first_row, job->row_count, job->quality, NULL,
+                                 1, 0, &job->data, &job->size, job->message, sizeof job->message);
+  return NULL;
+}
+
+/// Where the entropy-coded data of a JPEG's first scan starts (after the SOS header), or 0.
+static size_t scan_start(const uint8_t *data, size_t size) {
+  size_t offset = 2;  // SOI
+  while (offset + 4 <= size && data[offset] == 0xFF) {
+    unsigned marker = data[offset + 1];
+    size_t length = ((size_t)data[offset + 2] << 8) | data[offset + 3];
+    if (marker == 0xDA) return offset + 2 + length;
+    offset += 2 + length;
+  }
+  return 0;
+}
+
+/// The offset of the SOF0 height field, or 0.
+static size_t frame_height_field(const uint8_t *data, size_t size) {
+  size_t offset = 2;
+  while (offset + 9 <= size && data[offset] == 0xFF) {
+    unsigned marker = data[offset + 1];
+    size_t length = ((size_t)data[offset + 2] << 8) | data[offset + 3];
+    if (marker == 0xC0) return offset + 5;
+    if (marker == 0xDA) return 0;
+    offset += 2 + length;
+  }
+  return 0;
+}
+
+/// Joins two JPEGs of the same width, tables and restart interval (one MCU row) into one: the
+/// first with its frame height patched to the total, a restart marker, then the second's scan
+/// data with its restart markers renumbered to continue the count. NULL on a layout surprise.
+static uint8_t *splice_jpeg(uint8_t *first, size_t first_size, const uint8_t *second,
+                            size_t second_size, uint32_t height, uint32_t first_mcu_rows,
+                            size_t *out_size) {
+  size_t height_field = frame_height_field(first, first_size);
+  size_t data = scan_start(second, second_size);
+  if (height_field == 0 || data == 0 || first_size < 4 || second_size < data + 2 ||
+      first[first_size - 2] != 0xFF || first[first_size - 1] != 0xD9 ||
+      second[second_size - 2] != 0xFF || second[second_size - 1] != 0xD9) {
+    return NULL;
+  }
+  size_t body = second_size - 2 - data;
+  uint8_t *joined = realloc(first, first_size + body + 2);
+  if (joined == NULL) return NULL;
+  joined[height_field] = (uint8_t)(height >> 8);
+  joined[height_field + 1] = (uint8_t)height;
+  size_t at = first_size - 2;  // over the first EOI
+  // The restart interval that ended the first part: RST0…RST7 count MCU rows modulo 8.
+  joined[at++] = 0xFF;
+  joined[at++] = (uint8_t)(0xD0 + (first_mcu_rows - 1) % 8);
+  const uint8_t *source = second + data;
+  for (size_t index = 0; index < body; index++) {
+    uint8_t byte = source[index];
+    joined[at++] = byte;
+    if (byte == 0xFF && index + 1 < body) {
+      uint8_t next = source[++index];
+      if (next >= 0xD0 && next <= 0xD7) next = (uint8_t)(0xD0 + (next - 0xD0 + first_mcu_rows) % 8);
+      joined[at++] = next;
+    }
+  }
+  joined[at++] = 0xFF;
+  joined[at++] = 0xD9;
+  *out_size = at;
+  return joined;
+}
+
+int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *recipe,
+                            uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+  // Large pictures are encoded as two halves on two threads, joined at a restart marker (every
+  // MCU row restarts, which costs a few bytes per row). The halves split on a 16-row boundary,
+  // so the decoded pixels are the same as from one pass.
+  uint32_t mcu = 16;
+  uint32_t split = image->height / 2 / mcu * mcu;
+  if (image->height < 512 || image->width < 64) {
+    return encode_jpeg_part(image, 0, image->height, quality, recipe, 0, 1, out, out_size,
+                            message, message_size);
+  }
+  struct jpeg_part_job job = {image, split, image->height - split, quality, MEMESH_ERROR, NULL, 0,
+                              ""};
+  pthread_t thread;
+  int threaded = pthread_create(&thread, NULL, encode_jpeg_part_job, &job) == 0;
+  uint8_t *first = NULL;
+  size_t first_size = 0;
+  int status = encode_jpeg_part(image, 0, split, quality, recipe, 1, 1, &first, &first_size,
+                                message, message_size);
+  if (threaded) pthread_join(thread, NULL);
+  else encode_jpeg_part_job(&job);
+  if (status != MEMESH_OK || job.status != MEMESH_OK) {
+    if (status == MEMESH_OK) snprintf(message, message_size, "%s", job.message);
+    free(first);
+    free(job.data);
+    return MEMESH_ERROR;
+  }
+  uint8_t *joined = splice_jpeg(first, first_size, job.data, job.size, image->height,
+                                split / mcu, out_size);
+  free(job.data);
+  if (joined == NULL) {
+    free(first);
+    // Not the layout expected: one pass, as small pictures are encoded.
+    return encode_jpeg_part(image, 0, image->height, quality, recipe, 0, 1, out, out_size,
+                            message, message_size);
+  }
+  *out = joined;
   return MEMESH_OK;
 }
 
@@ -172,7 +297,9 @@ static void filter_one(int type, const uint8_t *row, const uint8_t *prior, size_
     }
     break;
   case 2:
-    for (size_t index = 0; index < length; index++) out[index] = (uint8_t)(row[index] - prior[index]);
+    for (size_t index = 0; index < length; index++) {
+      out[index] = (uint8_t)(row[index] - prior[index]);
+    }
     break;
   case 3:
     for (size_t index = 0; index < length; index++) {
@@ -303,7 +430,8 @@ static void *compress_part(void *argument) {
   z_stream stream;
   memset(&stream, 0, sizeof stream);
   int level = part->options.level < 0 ? 1 : part->options.level > 9 ? 9 : part->options.level;
-  if (batch == NULL || deflateInit2(&stream, level, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (batch == NULL ||
+      deflateInit2(&stream, level, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
     free(batch);
     row_filter_free(&filter);
     return NULL;
@@ -335,16 +463,16 @@ static void *compress_part(void *argument) {
         capacity = grown;
       }
       stream.next_out = part->data + stream.total_out;
-      stream.avail_out = (uInt)(capacity - stream.total_out > UINT_MAX ? UINT_MAX
-                                                                        : capacity - stream.total_out);
+      size_t room = capacity - stream.total_out;
+      stream.avail_out = (uInt)(room > UINT_MAX ? UINT_MAX : room);
       int status = deflate(&stream, flush);
       if (status == Z_STREAM_ERROR) {
         ok = 0;
         break;
       }
-      if (flush == Z_FINISH ? status == Z_STREAM_END : stream.avail_in == 0 && stream.avail_out > 0) {
-        break;
-      }
+      int done = flush == Z_FINISH ? status == Z_STREAM_END
+                                   : stream.avail_in == 0 && stream.avail_out > 0;
+      if (done) break;
     }
   }
   part->size = stream.total_out;
@@ -410,9 +538,9 @@ static int compress_image(const memesh_rows *image, int keep_alpha, memesh_png_o
     filter_part_rows(&jobs[0]);
     if (threaded) pthread_join(thread, NULL);
     else if (count == 2) filter_part_rows(&jobs[1]);
+    int filtered_ok = !jobs[0].failed && !(count == 2 && jobs[1].failed);
     struct libdeflate_compressor *compressor =
-        jobs[0].failed || (count == 2 && jobs[1].failed) ? NULL
-                                                         : libdeflate_alloc_compressor(options.level);
+        filtered_ok ? libdeflate_alloc_compressor(options.level) : NULL;
     if (compressor == NULL) {
       free(filtered);
       return 0;
@@ -649,7 +777,9 @@ void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_
         sum[2] = blue;
       } else {
         for (uint32_t x = starts[column]; x < starts[column + 1]; x++) {
-          for (int channel = 0; channel < 4; channel++) sum[channel] += weighted[(size_t)x * 4 + channel];
+          for (int channel = 0; channel < 4; channel++) {
+            sum[channel] += weighted[(size_t)x * 4 + channel];
+          }
         }
       }
       uint64_t pixels = rows * (starts[column + 1] - starts[column]);

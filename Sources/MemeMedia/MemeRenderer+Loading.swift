@@ -62,7 +62,8 @@ extension MemeRenderer {
       }
     }
     let finished = results.take()
-    let proxy = (try? finished.proxy?.get()) ?? reduced(decoded.image, toFit: ImageFile.proxyDimension)
+    let proxy =
+      (try? finished.proxy?.get()) ?? reduced(decoded.image, toFit: ImageFile.proxyDimension)
     return SourcePicture(
       path: path, originalBytes: bytes, sha256: finished.sha256 ?? Checksum.sha256(bytes),
       format: decoded.format, image: decoded.image, proxy: proxy)
@@ -71,7 +72,9 @@ extension MemeRenderer {
   /// A preview proxy from a DCT-scaled libjpeg pass: the largest reduction (1/8, 1/4, 1/2) that
   /// keeps the longest side within 1/8 of `ImageFile.proxyDimension` (a 4000-pixel photo gives
   /// 1000 pixels at 1/4), then reduced in C when still larger.
-  public static func jpegProxy(_ bytes: Data, name: String, limits: DecodeLimits) throws -> RGBAImage {
+  public static func jpegProxy(_ bytes: Data, name: String, limits: DecodeLimits) throws
+    -> RGBAImage
+  {
     let limit = ImageFile.proxyDimension
     let raw = try ImageCodec.decodeRaw(bytes, format: .jpeg, name: name, limits: limits) { size in
       let longest = max(size.width, size.height)

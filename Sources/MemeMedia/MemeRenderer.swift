@@ -103,7 +103,8 @@ public struct MemeRenderer: Sendable {
     let strips = MemeRenderer.strips(of: image, in: rect, covering: canvases)
     let thumbnailSize = ImageOps.fittedSize(
       of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
-    var thumbnailPixels = [UInt8](repeating: 0, count: thumbnailSize.width * thumbnailSize.height * 4)
+    var thumbnailPixels = [UInt8](
+      repeating: 0, count: thumbnailSize.width * thumbnailSize.height * 4)
     let recipe = options.recipe?.encoded()
     let settings = memesh_png_options(
       use_libdeflate: pngCompression.useLibdeflate ? 1 : 0, level: Int32(pngCompression.level),
@@ -159,7 +160,8 @@ public struct MemeRenderer: Sendable {
     return merged.map { rows in
       var strip = ImageOps.crop(
         image,
-        to: PixelRect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count))
+        to: PixelRect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
+      )
       for canvas in canvases { canvas.composite(onto: &strip, firstRow: rows.lowerBound) }
       return Strip(firstRow: rows.lowerBound, image: strip)
     }

@@ -27,8 +27,7 @@ import Testing
   }
 
   /// The slower path: crop, draw on a copy, nothing else.
-  func reference(_ image: RGBAImage, top: String, bottom: String, crop: Crop) throws -> RGBAImage
-  {
+  func reference(_ image: RGBAImage, top: String, bottom: String, crop: Crop) throws -> RGBAImage {
     let cropped = try ImageOps.crop(image, crop)
     return try captions.render(onto: cropped, top: top, bottom: bottom, font: "Anton").image
   }
@@ -48,13 +47,16 @@ import Testing
     try ImageCodec.decode(data, name: "rendered")
   }
 
-  @Test(arguments: [Crop.off, .rect(PixelRect(x: 17, y: 9, width: 301, height: 203)), .aspect(width: 1, height: 1)])
+  @Test(arguments: [
+    Crop.off, .rect(PixelRect(x: 17, y: 9, width: 301, height: 203)), .aspect(width: 1, height: 1),
+  ])
   func pngMatchesTheSlowPathPixelForPixel(crop: Crop) throws {
     let photo = Self.photo(width: 360, height: 270)
     let output = try renderer.render(
       photo, top: "one does not simply", bottom: "render twice", font: "Anton", crop: crop,
       format: .png)
-    let expected = try reference(photo, top: "one does not simply", bottom: "render twice", crop: crop)
+    let expected = try reference(
+      photo, top: "one does not simply", bottom: "render twice", crop: crop)
     let decoded = try decode(output.data)
     #expect(decoded.format == .png)
     #expect(output.size == expected.size)
@@ -73,14 +75,30 @@ import Testing
     #expect(meanError < 4, "mean error \(meanError) per channel at quality 90")
   }
 
+  /// Tall pictures are encoded as two halves on two threads and joined at a restart marker; the
+  /// pixels must come out as from one pass.
+  @Test(arguments: [(320, 1000), (333, 517), (64, 4099)])
+  func splitJPEGDecodesLikeOnePass(width: Int, height: Int) throws {
+    let photo = Self.photo(width: width, height: height)
+    let output = try renderer.render(
+      photo, top: "top", bottom: "bottom", font: "Anton", format: .jpeg)
+    let drawn = try reference(photo, top: "top", bottom: "bottom", crop: .off)
+    let onePass = try decode(try ImageCodec.encode(drawn, as: .jpeg))
+    let decoded = try decode(output.data)
+    #expect(decoded.image.size == photo.size)
+    #expect(decoded.image == onePass.image)
+  }
+
   @Test func captionsReallyChangeTheMeme() throws {
     let photo = Self.photo(width: 320, height: 240)
     let output = try renderer.render(photo, top: "HELLO", bottom: "", font: "Anton", format: .png)
     let decoded = try decode(output.data)
     #expect(decoded.image != photo)
     // Only the top strip is drawn on: the bottom half is the photo.
-    let bottomHalf = ImageOps.crop(decoded.image, to: PixelRect(x: 0, y: 120, width: 320, height: 120))
-    #expect(bottomHalf == ImageOps.crop(photo, to: PixelRect(x: 0, y: 120, width: 320, height: 120)))
+    let bottomHalf = ImageOps.crop(
+      decoded.image, to: PixelRect(x: 0, y: 120, width: 320, height: 120))
+    #expect(
+      bottomHalf == ImageOps.crop(photo, to: PixelRect(x: 0, y: 120, width: 320, height: 120)))
   }
 
   @Test func thumbnailKeepsTheMemesAspectRatio() throws {
@@ -103,9 +121,11 @@ import Testing
 
   @Test func transparencySurvivesInPNGAndBecomesWhiteInJPEG() throws {
     let photo = Self.photo(width: 200, height: 160) { x, _ in x < 100 ? 0 : 255 }
-    let png = try decode(try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .png).data)
+    let png = try decode(
+      try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .png).data)
     #expect(png.image == photo)
-    let jpeg = try decode(try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .jpeg).data)
+    let jpeg = try decode(
+      try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .jpeg).data)
     let corner = jpeg.image[10, 80]
     #expect(corner.r > 240 && corner.g > 240 && corner.b > 240)
   }
@@ -115,12 +135,29 @@ import Testing
     let picture = SourcePicture(
       path: "cat.jpg", originalBytes: Data([1, 2, 3]), sha256: "abc123", format: .jpeg,
       image: Self.photo(width: 200, height: 150), proxy: Self.photo(width: 20, height: 15))
-    let state = EditorState(picture: picture, top: "Top", bottom: "Bottom", crop: .aspect(width: 1, height: 1))
+    let state = EditorState(
+      picture: picture, top: "Top", bottom: "Bottom", crop: .aspect(width: 1, height: 1))
     let output = try renderer.render(state, format: format)
     #expect(output.size == PixelSize(width: 150, height: 150))
     #expect(try decode(output.thumbnail).recipe == decode(output.data).recipe)
     let recipe = try decode(output.data).recipe
-    #expect(recipe == MemeRecipe(top: "Top", bottom: "Bottom", font: "Anton", crop: .aspect(width: 1, height: 1), originalSHA256: "abc123"))
+    #expect(
+      recipe
+        == MemeRecipe(
+          top: "Top", bottom: "Bottom", font: "Anton", crop: .aspect(width: 1, height: 1),
+          originalSHA256: "abc123"))
+  }
+
+  @Test(arguments: [(1, 1), (1, 200), (200, 1), (3, 70), (70, 3)])
+  func tinyPicturesRoundTrip(width: Int, height: Int) throws {
+    let photo = Self.photo(width: width, height: height)
+    for format in [ImageFormat.png, .jpeg] {
+      let output = try renderer.render(
+        photo, top: "tiny", bottom: "meme", font: "Anton", format: format)
+      let decoded = try decode(output.data)
+      #expect(decoded.image.size == photo.size)
+      #expect(try decode(output.thumbnail).image.size == output.thumbnailSize)
+    }
   }
 
   @Test func renderingWithoutAPictureIsAnError() {
@@ -130,7 +167,9 @@ import Testing
   @Test func cropOutsideThePictureIsAnError() {
     let crop = Crop.rect(PixelRect(x: 500, y: 0, width: 10, height: 10))
     #expect(throws: MemeError.self) {
-      try renderer.render(Self.photo(width: 100, height: 100), top: "", bottom: "", font: "Anton", crop: crop, format: .png)
+      try renderer.render(
+        Self.photo(width: 100, height: 100), top: "", bottom: "", font: "Anton", crop: crop,
+        format: .png)
     }
   }
 
@@ -144,7 +183,10 @@ import Testing
     let compression = MemeRenderer.PNGCompression(
       useLibdeflate: libdeflate, level: level, filter: filter, threads: threads)
     let renderer = MemeRenderer(catalog: .standard(), pngCompression: compression)
-    for photo in [Self.photo(width: 300, height: 200), Self.photo(width: 97, height: 131) { x, y in UInt8((x * y) % 256) }] {
+    for photo in [
+      Self.photo(width: 300, height: 200),
+      Self.photo(width: 97, height: 131) { x, y in UInt8((x * y) % 256) },
+    ] {
       let output = try renderer.render(photo, top: "", bottom: "", font: "Anton", format: .png)
       #expect(try decode(output.data).image == photo)
     }

@@ -1,7 +1,8 @@
 // memesh-render-bench: one meme from a photo to a file, the way `share file` makes it, for
 // `make bench` and for measuring MemeRenderer before the shell calls it.
 //
-//     memesh-render-bench IN OUT [--top T] [--bottom B] [--font F] [--png METHOD:LEVEL:FILTER:THREADS]
+//     memesh-render-bench IN OUT [--top T] [--bottom B] [--font F]
+//                         [--png METHOD:LEVEL:FILTER:THREADS]
 //                         [--phases] [--slow] [--load-detail] [--preview N]
 //
 // METHOD is zlib or deflate. --phases prints how long each step took to stderr. --slow renders
