@@ -170,7 +170,8 @@ extension LineEditor {
     while true {
       guard let lead = byte() else { return nil }
       let length =
-        lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
+        lead < 0x80
+        ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
       if length == 0 { continue }
       var bytes = [lead]
       for _ in 1..<length {

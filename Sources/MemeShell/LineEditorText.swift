@@ -132,7 +132,9 @@ enum LineEditorText {
       let drawn = drawnWidths(character, column: column)
       if index == cursor {
         cursorPosition = (row, column)
-        if let first = drawn.first, first > 1, column + first > columns { cursorPosition = (row + 1, 0) }
+        if let first = drawn.first, first > 1, column + first > columns {
+          cursorPosition = (row + 1, 0)
+        }
       }
       if character == 10 {
         row += 1

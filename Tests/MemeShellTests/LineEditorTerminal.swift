@@ -52,7 +52,9 @@ final class LineEditorTerminal {
     try startServer([
       "-f", configuration.path, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", command,
     ])
-    try waitFor { $0.contains(prompt.trimmingCharacters(in: .whitespaces)) || $0.contains("terminal") }
+    try waitFor {
+      $0.contains(prompt.trimmingCharacters(in: .whitespaces)) || $0.contains("terminal")
+    }
   }
 
   deinit {
@@ -76,8 +78,10 @@ final class LineEditorTerminal {
 
   /// The visible screen, one string per row, trailing spaces removed.
   func screen() throws -> [String] {
-    try tmux(["capture-pane", "-p", "-t", "0"]).split(separator: "\n", omittingEmptySubsequences: false)
-      .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+    try tmux(["capture-pane", "-p", "-t", "0"]).split(
+      separator: "\n", omittingEmptySubsequences: false
+    )
+    .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
   }
 
   /// The screen's text.

@@ -27,10 +27,12 @@ import Testing
     #expect(try first.waitForExit())
     #expect(try first.events().last == "end")
 
-    let folderMode = try FileManager.default.attributesOfItem(
-      atPath: historyFile.deletingLastPathComponent().path)[.posixPermissions] as? Int
-    let fileMode = try FileManager.default.attributesOfItem(atPath: historyFile.path)[
-      .posixPermissions] as? Int
+    let folderMode =
+      try FileManager.default.attributesOfItem(
+        atPath: historyFile.deletingLastPathComponent().path)[.posixPermissions] as? Int
+    let fileMode =
+      try FileManager.default.attributesOfItem(atPath: historyFile.path)[
+        .posixPermissions] as? Int
     #expect(folderMode == 0o700)
     #expect(fileMode == 0o600)
     // The repeated line is stored once.
@@ -53,11 +55,12 @@ import Testing
       at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
     try damaged.write(to: historyFile)
     let terminal = try LineEditorTerminal(history: historyFile, width: 200)
-    #expect(try terminal.screen().prefix(2) == [
-      "warning: history: '\(historyFile.path)' is not a memesh history file (no _HiStOrY_V2_"
-        + " header); leaving it alone, history is not saved",
-      "demo>",
-    ])
+    #expect(
+      try terminal.screen().prefix(2) == [
+        "warning: history: '\(historyFile.path)' is not a memesh history file (no _HiStOrY_V2_"
+          + " header); leaving it alone, history is not saved",
+        "demo>",
+      ])
     try terminal.type("first")
     try terminal.press("Enter")
     try terminal.waitFor("line: first")
@@ -221,10 +224,11 @@ import Testing
     try terminal.waitFor("caption")
     try terminal.waitFor("six seven eight nine ca", count: 2)
     let screen = try terminal.screen()
-    #expect(Array(screen[0...4]) == [
-      "demo> one two three four five", "six seven eight nine ca",
-      "caption  cancel   camera", "demo> one two three four five", "six seven eight nine ca",
-    ])
+    #expect(
+      Array(screen[0...4]) == [
+        "demo> one two three four five", "six seven eight nine ca",
+        "caption  cancel   camera", "demo> one two three four five", "six seven eight nine ca",
+      ])
     try terminal.press("C-a")
     #expect(try terminal.waitForCursor(6, 3))
     try terminal.press("Enter")
