@@ -197,18 +197,20 @@ import Testing
   }
 
   @Test func wideAndCombiningCharactersKeepTheCursorRight() throws {
-    let terminal = try LineEditorTerminal(history: nil, prompt: "猫> ")
-    // 猫> is 4 columns, 日本語 6, a space 1, e + U+0301 one.
+    // The prompt has a virama (प्र) and a combining accent too: 4 + 2 + 1 + 1 + 1 = 9 columns.
+    let terminal = try LineEditorTerminal(history: nil, prompt: "प्र 猫 e\u{301}> ")
+    try terminal.waitFor("प्र 猫 é>")
+    // 日本語 is 6 columns, a space 1, e + U+0301 one.
     try terminal.type("日本語 e\u{301}")
-    try terminal.waitFor("猫> 日本語 é")
-    #expect(try terminal.waitForCursor(12, 0))
+    try terminal.waitFor("प्र 猫 é> 日本語 é")
+    #expect(try terminal.waitForCursor(17, 0))
     try terminal.press("C-a")
-    #expect(try terminal.waitForCursor(4, 0))
+    #expect(try terminal.waitForCursor(9, 0))
     try terminal.press("Right")
-    #expect(try terminal.waitForCursor(6, 0))
+    #expect(try terminal.waitForCursor(11, 0))
     try terminal.type("ü")
-    try terminal.waitFor("猫> 日ü本語 é")
-    #expect(try terminal.waitForCursor(7, 0))
+    try terminal.waitFor("प्र 猫 é> 日ü本語 é")
+    #expect(try terminal.waitForCursor(12, 0))
     try terminal.press("Enter")
     try terminal.waitFor("line: 日ü本語 e\u{301}")
   }
