@@ -137,11 +137,19 @@ extension LineEditor {
     memesh_edit_set_reader(editor, nil)
     guard let state = search else { return }
     search = nil
+    if state.index < historyEntries.count
+      && currentLine().text
+        == historyEntries[state.index]
+        .unicodeScalars.map({ wchar_t(bitPattern: $0.value) })
+    {
+      if historyPosition >= historyEntries.count { typedLine = state.original }
+      historyPosition = state.index
+    }
     setPrompt(state.prompt)
   }
 
   /// Replaces the whole line with `text`, the cursor `cursor` characters in.
-  private func replaceLine(with text: [wchar_t], cursor: Int) {
+  func replaceLine(with text: [wchar_t], cursor: Int) {
     let (current, _) = currentLine()
     el_cursor(editor, Int32(current.count))
     if !current.isEmpty { el_deletestr(editor, Int32(current.count)) }

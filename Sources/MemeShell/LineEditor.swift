@@ -9,15 +9,19 @@ import Foundation
 /// The terminal line reader: libedit with emacs keys, persistent history, Ctrl-R search and
 /// Tab completion through the shell's `Completer`.
 ///
-/// Keys (besides libedit's emacs map): Tab completes (a second Tab lists the candidates),
-/// Up/Down and Ctrl-P/Ctrl-N walk the history, Ctrl-R searches it backwards (type to narrow,
-/// Ctrl-R again for an older match, Backspace widens, Enter runs the match, Esc or any other
-/// key keeps it for editing, Ctrl-G gives up), Ctrl-A/Ctrl-E and Home/End go to the line's start/end, Ctrl-B/Ctrl-F and the
-/// arrows move a character, Alt-B/Alt-F and Ctrl-Left/Ctrl-Right a word, Ctrl-W deletes the
-/// word before the cursor, Ctrl-U everything before it, Ctrl-K everything after it, Ctrl-Y
-/// yanks, Ctrl-T transposes, Ctrl-L clears the screen, Ctrl-C drops the line (`.interrupt`),
-/// Ctrl-D ends the session on an empty line (`.end`) and deletes the character under the cursor
-/// otherwise.
+/// Keys, besides libedit's emacs map:
+/// - Tab completes the word; a second Tab (or one with nothing to add) lists the candidates.
+/// - Up/Down, Ctrl-P/Ctrl-N walk the history; Down past the newest entry gives back the line
+///   being typed; after Ctrl-R they go on from the match.
+/// - Ctrl-R searches the history backwards: typing narrows, Ctrl-R again finds an older match,
+///   Backspace widens, Enter runs the match, Esc (or any other key) keeps it for editing,
+///   Ctrl-G gives the typed line back.
+/// - Ctrl-A/Ctrl-E, Home/End: start/end of the line; Ctrl-B/Ctrl-F, Left/Right: a character;
+///   Alt-B/Alt-F, Ctrl-Left/Ctrl-Right: a word.
+/// - Ctrl-W deletes the word before the cursor, Ctrl-U everything before it, Ctrl-K everything
+///   after it, Alt-D the next word; Ctrl-Y yanks, Ctrl-T transposes, Ctrl-L clears the screen.
+/// - Ctrl-C drops the line (`.interrupt`); Ctrl-D ends the session on an empty line (`.end`)
+///   and deletes the character under the cursor otherwise; Ctrl-Z does nothing.
 ///
 /// Ctrl-C while a command runs is `LineEditor.interrupted` (see `LineEditor+Interrupt.swift`).
 public final class LineEditor: LineReader {
@@ -37,6 +41,10 @@ public final class LineEditor: LineReader {
   private(set) var promptColumns: [Int] = []
   /// Every history entry, oldest first, for Ctrl-R.
   private(set) var historyEntries: [String] = []
+  /// Where Up and Down are in `historyEntries` (`historyEntries.count`: the typed line).
+  var historyPosition = 0
+  /// The line being typed before Up, shown again by Down.
+  var typedLine: [wchar_t] = []
   /// The Ctrl-R search in progress, if any.
   var search: LineEditorSearch?
   /// The keys that ended a search, handed to libedit after the line is redrawn.
@@ -99,6 +107,8 @@ public final class LineEditor: LineReader {
     setPrompt(prompt)
     interruptedRead = false
     endSearch()
+    historyPosition = historyEntries.count
+    typedLine = []
     LineEditor.interrupted = false
     var count: Int32 = 0
     // Editing mode before the prompt appears (libedit would switch only at its first read):
@@ -186,6 +196,14 @@ public final class LineEditor: LineReader {
       editor, _ in
       UInt8(LineEditor.owner(of: editor)?.searchKey() ?? CC_ERROR)
     }
+    memesh_edit_add_function(editor, "memesh-previous", "The previous history entry") {
+      editor, _ in
+      UInt8(LineEditor.owner(of: editor)?.previousKey() ?? CC_ERROR)
+    }
+    memesh_edit_add_function(editor, "memesh-next", "The next history entry") {
+      editor, _ in
+      UInt8(LineEditor.owner(of: editor)?.nextKey() ?? CC_ERROR)
+    }
     memesh_edit_add_function(editor, "memesh-end-or-delete", "End on an empty line, else delete") {
       editor, _ in
       UInt8(LineEditor.owner(of: editor)?.endOrDeleteKey() ?? CC_ERROR)
@@ -196,6 +214,9 @@ public final class LineEditor: LineReader {
       ("^D", "memesh-end-or-delete"),
       ("^R", "memesh-search"),
       ("^^", "ed-redisplay"),
+      ("^P", "memesh-previous"), ("^N", "memesh-next"),
+      ("\\e[A", "memesh-previous"), ("\\e[B", "memesh-next"),
+      ("\\eOA", "memesh-previous"), ("\\eOB", "memesh-next"),
       ("^W", "ed-delete-prev-word"),
       ("^U", "vi-kill-line-prev"),
       ("^Z", "ed-unassigned"),

@@ -196,6 +196,30 @@ import Testing
     #expect(try !terminal.text().contains("reverse-i-search)`dog': load dog.png!"))
   }
 
+  @Test func upAndDownKeepTheTypedLineAndGoOnFromACtrlRMatch() throws {
+    let terminal = try LineEditorTerminal(history: nil)
+    for line in ["one", "two", "three"] {
+      try terminal.type(line)
+      try terminal.press("Enter")
+      try terminal.waitFor("line: \(line)")
+      try terminal.waitForPrompt()
+    }
+    try terminal.type("typed")
+    try terminal.press("Up")
+    try terminal.waitForPrompt("demo> three")
+    try terminal.press("Up", "Up")
+    try terminal.waitForPrompt("demo> one")
+    try terminal.press("Down", "Down", "Down")
+    try terminal.waitForPrompt("demo> typed")
+    try terminal.press("C-u", "C-r")
+    try terminal.type("tw")
+    try terminal.waitFor("(reverse-i-search)`tw': two")
+    try terminal.press("Up")
+    try terminal.waitForPrompt("demo> one")
+    try terminal.press("Down", "Down", "Enter")
+    try terminal.waitFor("line: three", count: 2)
+  }
+
   @Test func wideAndCombiningCharactersKeepTheCursorRight() throws {
     // The prompt has a virama (प्र) and a combining accent too: 4 + 2 + 1 + 1 + 1 = 9 columns.
     let terminal = try LineEditorTerminal(history: nil, prompt: "प्र 猫 e\u{301}> ")
