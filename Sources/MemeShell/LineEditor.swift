@@ -21,7 +21,7 @@ import Foundation
 /// - Ctrl-W deletes the word before the cursor, Ctrl-U everything before it, Ctrl-K everything
 ///   after it, Alt-D the next word; Ctrl-Y yanks, Ctrl-T transposes, Ctrl-L clears the screen.
 /// - Ctrl-C drops the line (`.interrupt`); Ctrl-D ends the session on an empty line (`.end`)
-///   and deletes the character under the cursor otherwise; Ctrl-Z does nothing.
+///   and deletes the character under the cursor otherwise; Ctrl-Z stops memesh (`fg` resumes).
 ///
 /// Ctrl-C while a command runs is `LineEditor.interrupted` (see `LineEditor+Interrupt.swift`).
 public final class LineEditor: LineReader {
@@ -204,6 +204,13 @@ public final class LineEditor: LineReader {
       editor, _ in
       UInt8(LineEditor.owner(of: editor)?.nextKey() ?? CC_ERROR)
     }
+    memesh_edit_add_function(editor, "memesh-suspend", "Stop memesh (Ctrl-Z); fg resumes") {
+      _, _ in
+      // libedit's own SIGTSTP handler (EL_SIGNAL) restores the terminal and stops the job;
+      // on `fg` its SIGCONT handler puts editing back and redraws.
+      kill(getpid(), SIGTSTP)
+      return UInt8(CC_REDISPLAY)
+    }
     memesh_edit_add_function(editor, "memesh-end-or-delete", "End on an empty line, else delete") {
       editor, _ in
       UInt8(LineEditor.owner(of: editor)?.endOrDeleteKey() ?? CC_ERROR)
@@ -219,7 +226,7 @@ public final class LineEditor: LineReader {
       ("\\eOA", "memesh-previous"), ("\\eOB", "memesh-next"),
       ("^W", "ed-delete-prev-word"),
       ("^U", "vi-kill-line-prev"),
-      ("^Z", "ed-unassigned"),
+      ("^Z", "memesh-suspend"),
       ("\\e[H", "ed-move-to-beg"), ("\\e[F", "ed-move-to-end"),
       ("\\eOH", "ed-move-to-beg"), ("\\eOF", "ed-move-to-end"),
       ("\\e[1~", "ed-move-to-beg"), ("\\e[4~", "ed-move-to-end"),
