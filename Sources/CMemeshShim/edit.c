@@ -48,6 +48,14 @@ int memesh_edit_set_history(EditLine *editor, HistoryW *history) {
   return el_wset(editor, EL_HIST, history_w, history);
 }
 
+int memesh_edit_set_reader(EditLine *editor, memesh_edit_reader reader) {
+  return el_wset(editor, EL_GETCFN, reader ? reader : EL_BUILTIN_GETCFN);
+}
+
+int memesh_edit_prepare_terminal(EditLine *editor, int editing) {
+  return el_set(editor, EL_PREP_TERM, editing);
+}
+
 int memesh_edit_columns(EditLine *editor) {
   int columns = 0;
   if (el_get(editor, EL_GETTC, "co", &columns, (void *)NULL) != 0) return 0;

@@ -9,20 +9,24 @@ import Foundation
 /// The terminal line reader: libedit with emacs keys, persistent history, Ctrl-R search and
 /// Tab completion through the shell's `Completer`.
 ///
-/// Keys (besides libedit's emacs map): Tab completes (a second Tab lists the candidates),
-/// Up/Down and Ctrl-P/Ctrl-N walk the history, Ctrl-R searches it backwards (type to narrow,
-/// Ctrl-R again for an older match, Enter runs the match, Esc keeps it for editing, Ctrl-G
-/// gives up), Ctrl-A/Ctrl-E and Home/End go to the line's start/end, Ctrl-B/Ctrl-F and the
-/// arrows move a character, Alt-B/Alt-F and Ctrl-Left/Ctrl-Right a word, Ctrl-W deletes the
-/// word before the cursor, Ctrl-U everything before it, Ctrl-K everything after it, Ctrl-Y
-/// yanks, Ctrl-T transposes, Ctrl-L clears the screen, Ctrl-C drops the line (`.interrupt`),
-/// Ctrl-D ends the session on an empty line (`.end`) and deletes the character under the cursor
-/// otherwise.
+/// Keys, besides libedit's emacs map:
+/// - Tab completes the word; a second Tab (or one with nothing to add) lists the candidates.
+/// - Up/Down, Ctrl-P/Ctrl-N walk the history; Down past the newest entry gives back the line
+///   being typed; after Ctrl-R they go on from the match.
+/// - Ctrl-R searches the history backwards: typing narrows, Ctrl-R again finds an older match,
+///   Backspace widens, Enter runs the match, Esc (or any other key) keeps it for editing,
+///   Ctrl-G gives the typed line back.
+/// - Ctrl-A/Ctrl-E, Home/End: start/end of the line; Ctrl-B/Ctrl-F, Left/Right: a character;
+///   Alt-B/Alt-F, Ctrl-Left/Ctrl-Right: a word.
+/// - Ctrl-W deletes the word before the cursor, Ctrl-U everything before it, Ctrl-K everything
+///   after it, Alt-D the next word; Ctrl-Y yanks, Ctrl-T transposes, Ctrl-L clears the screen.
+/// - Ctrl-C drops the line (`.interrupt`); Ctrl-D ends the session on an empty line (`.end`)
+///   and deletes the character under the cursor otherwise; Ctrl-Z stops memesh (`fg` resumes).
 ///
 /// Ctrl-C while a command runs is `LineEditor.interrupted` (see `LineEditor+Interrupt.swift`).
 public final class LineEditor: LineReader {
   /// libedit's `EditLine *`.
-  private let editor: OpaquePointer
+  let editor: OpaquePointer
   /// libedit's `HistoryW *`: what Up, Down and Ctrl-R walk through.
   private let history: OpaquePointer
   /// The shell's completion function, called on Tab.
@@ -35,6 +39,18 @@ public final class LineEditor: LineReader {
   private var promptStorage: UnsafeMutablePointer<wchar_t>
   /// The prompt as the user sees it, for computing where lines wrap.
   private(set) var promptColumns: [Int] = []
+  /// Every history entry, oldest first, for Ctrl-R.
+  private(set) var historyEntries: [String] = []
+  /// Where Up and Down are in `historyEntries` (`historyEntries.count`: the typed line).
+  var historyPosition = 0
+  /// The line being typed before Up, shown again by Down.
+  var typedLine: [wchar_t] = []
+  /// The Ctrl-R search in progress, if any.
+  var search: LineEditorSearch?
+  /// The keys that ended a search, handed to libedit after the line is redrawn.
+  var keysAfterSearch: [wchar_t] = []
+  /// The prompt the shell asked for (a search shows its own meanwhile).
+  private(set) var shellPrompt = ""
   /// Set by the Ctrl-C key so `read(prompt:)` reports `.interrupt`.
   var interruptedRead = false
   private var closed = false
@@ -90,10 +106,17 @@ public final class LineEditor: LineReader {
     if closed { return .end }
     setPrompt(prompt)
     interruptedRead = false
+    endSearch()
+    historyPosition = historyEntries.count
+    typedLine = []
     LineEditor.interrupted = false
     var count: Int32 = 0
+    // Editing mode before the prompt appears (libedit would switch only at its first read):
+    // keys typed as soon as the prompt shows must not meet the terminal's own line editing.
+    memesh_edit_prepare_terminal(editor, 1)
     let wide = el_wgets(editor, &count)
     let failure = errno
+    endSearch()
     if interruptedRead {
       LineEditor.interrupted = false
       return .interrupt
@@ -169,6 +192,25 @@ public final class LineEditor: LineReader {
       editor, _ in
       UInt8(LineEditor.owner(of: editor)?.interruptKey() ?? CC_ERROR)
     }
+    memesh_edit_add_function(editor, "memesh-search", "Search the history backwards") {
+      editor, _ in
+      UInt8(LineEditor.owner(of: editor)?.searchKey() ?? CC_ERROR)
+    }
+    memesh_edit_add_function(editor, "memesh-previous", "The previous history entry") {
+      editor, _ in
+      UInt8(LineEditor.owner(of: editor)?.previousKey() ?? CC_ERROR)
+    }
+    memesh_edit_add_function(editor, "memesh-next", "The next history entry") {
+      editor, _ in
+      UInt8(LineEditor.owner(of: editor)?.nextKey() ?? CC_ERROR)
+    }
+    memesh_edit_add_function(editor, "memesh-suspend", "Stop memesh (Ctrl-Z); fg resumes") {
+      _, _ in
+      // libedit's own SIGTSTP handler (EL_SIGNAL) restores the terminal and stops the job;
+      // on `fg` its SIGCONT handler puts editing back and redraws.
+      kill(getpid(), SIGTSTP)
+      return UInt8(CC_REDISPLAY)
+    }
     memesh_edit_add_function(editor, "memesh-end-or-delete", "End on an empty line, else delete") {
       editor, _ in
       UInt8(LineEditor.owner(of: editor)?.endOrDeleteKey() ?? CC_ERROR)
@@ -177,10 +219,14 @@ public final class LineEditor: LineReader {
       ("^I", "memesh-complete"),
       ("^C", "memesh-interrupt"),
       ("^D", "memesh-end-or-delete"),
-      ("^R", "em-inc-search-prev"),
+      ("^R", "memesh-search"),
+      ("^^", "ed-redisplay"),
+      ("^P", "memesh-previous"), ("^N", "memesh-next"),
+      ("\\e[A", "memesh-previous"), ("\\e[B", "memesh-next"),
+      ("\\eOA", "memesh-previous"), ("\\eOB", "memesh-next"),
       ("^W", "ed-delete-prev-word"),
       ("^U", "vi-kill-line-prev"),
-      ("^Z", "ed-unassigned"),
+      ("^Z", "memesh-suspend"),
       ("\\e[H", "ed-move-to-beg"), ("\\e[F", "ed-move-to-end"),
       ("\\eOH", "ed-move-to-beg"), ("\\eOF", "ed-move-to-end"),
       ("\\e[1~", "ed-move-to-beg"), ("\\e[4~", "ed-move-to-end"),
@@ -226,13 +272,14 @@ public final class LineEditor: LineReader {
   // MARK: - Helpers
 
   /// The editor stored in libedit's client data, for callbacks that cannot capture.
-  private static func owner(of editor: OpaquePointer?) -> LineEditor? {
+  static func owner(of editor: OpaquePointer?) -> LineEditor? {
     guard let editor, let client = memesh_edit_client(editor) else { return nil }
     return Unmanaged<LineEditor>.fromOpaque(client).takeUnretainedValue()
   }
 
   /// Converts and stores `prompt` for libedit, escape sequences marked as taking no columns.
-  private func setPrompt(_ prompt: String) {
+  func setPrompt(_ prompt: String, keep: Bool = true) {
+    if keep { shellPrompt = prompt }
     let (wide, columns) = LineEditorText.prompt(prompt)
     promptStorage.deallocate()
     promptStorage = LineEditor.wideCopy(wide)
@@ -240,6 +287,10 @@ public final class LineEditor: LineReader {
   }
 
   private func enterIntoHistory(_ line: String) {
+    historyEntries.append(line)
+    if historyEntries.count > LineEditor.historyLimit {
+      historyEntries.removeFirst(historyEntries.count - LineEditor.historyLimit)
+    }
     var wide = line.unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0]
     memesh_history_enter(history, &wide)
   }

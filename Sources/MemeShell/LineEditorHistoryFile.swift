@@ -50,7 +50,9 @@ struct LineEditorHistoryFile {
     var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     if lines.last?.isEmpty == true { lines.removeLast() }
     guard let first = lines.first, first.elementsEqual(LineEditorHistoryEncoding.header.utf8)
-    else { throw refusal("is not a memesh history file (no \(LineEditorHistoryEncoding.header) header)") }
+    else {
+      throw refusal("is not a memesh history file (no \(LineEditorHistoryEncoding.header) header)")
+    }
     var entries: [String] = []
     for (index, line) in lines.enumerated().dropFirst() {
       guard let entry = LineEditorHistoryEncoding.decode(line) else {
@@ -74,7 +76,9 @@ struct LineEditorHistoryFile {
     var chunk = [UInt8](repeating: 0, count: 65536)
     var offset: off_t = 0
     while true {
-      let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+      let count = chunk.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, $0.count, offset)
+      }
       if count < 0 && errno == EINTR { continue }
       if count < 0 { throw refusal("cannot be read: \(LineEditorHistoryFile.reason(errno))") }
       if count == 0 { break }
@@ -155,7 +159,9 @@ struct LineEditorHistoryFile {
   /// Rewrites the locked file with its last `limit` entries when it has more.
   private func trimLocked(_ descriptor: Int32) throws(Failure) {
     let reader = open(path, O_RDONLY | O_CLOEXEC)
-    guard reader >= 0 else { throw refusal("cannot be read: \(LineEditorHistoryFile.reason(errno))") }
+    guard reader >= 0 else {
+      throw refusal("cannot be read: \(LineEditorHistoryFile.reason(errno))")
+    }
     defer { Glibc.close(reader) }
     let entries = try entries(in: readAll(reader))
     if entries.count <= limit { return }
@@ -169,7 +175,8 @@ struct LineEditorHistoryFile {
     guard temporary >= 0 else {
       throw refusal("cannot be trimmed: \(LineEditorHistoryFile.reason(errno))")
     }
-    let temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let temporaryPath = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var text = LineEditorHistoryEncoding.header + "\n"
     for entry in entries.suffix(limit) { text += LineEditorHistoryEncoding.encode(entry) + "\n" }
     do throws(Failure) {

@@ -71,6 +71,12 @@ enum LineEditorText {
       }
       scalars = scalars.dropFirst()
       for visibleScalar in visible(String(scalar)).unicodeScalars {
+        // libedit loses zero-width characters of a prompt (a combining accent, a virama): sent
+        // as a literal before the next character, the terminal still joins them to the last.
+        if width(visibleScalar) == 0 && !wide.isEmpty {
+          pendingLiteral.append(wchar_t(bitPattern: visibleScalar.value))
+          continue
+        }
         // libedit draws a literal together with the character after it, in that one's columns.
         if !pendingLiteral.isEmpty {
           wide.append(LineEditor.literalMark)
@@ -132,7 +138,9 @@ enum LineEditorText {
       let drawn = drawnWidths(character, column: column)
       if index == cursor {
         cursorPosition = (row, column)
-        if let first = drawn.first, first > 1, column + first > columns { cursorPosition = (row + 1, 0) }
+        if let first = drawn.first, first > 1, column + first > columns {
+          cursorPosition = (row + 1, 0)
+        }
       }
       if character == 10 {
         row += 1

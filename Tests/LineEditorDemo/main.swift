@@ -27,7 +27,8 @@ sigemptyset(&noSignals)
 sigprocmask(SIG_SETMASK, &noSignals, nil)
 
 let arguments = CommandLine.arguments
-let historyFile = arguments.count > 1 && arguments[1] != "-" ? URL(fileURLWithPath: arguments[1]) : nil
+let historyFile =
+  arguments.count > 1 && arguments[1] != "-" ? URL(fileURLWithPath: arguments[1]) : nil
 let prompt = arguments.count > 2 ? arguments[2] : "demo> "
 guard let editor = LineEditor(historyFile: historyFile, completer: completer) else {
   print("not a terminal")

@@ -24,7 +24,8 @@ import Testing
     let encoded = LineEditorHistoryEncoding.encode(line)
     #expect(LineEditorHistoryEncoding.decode(Array(encoded.utf8)) == line)
     // One line, no raw controls, spaces or invisible characters.
-    #expect(!encoded.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0xA0).contains($0.value) })
+    #expect(
+      !encoded.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0xA0).contains($0.value) })
     #expect(!encoded.unicodeScalars.contains { $0.properties.generalCategory == .format })
   }
 
@@ -33,7 +34,10 @@ import Testing
     let cases: [(String, String)] = [
       ("top\\040\"I\\040SEE\"\\040what", "top \"I SEE\" what"),
       ("tab\\011here\\134back\\040nl\\012x", "tab\there\\back nl\nx"),
-      ("caf\u{E9}\\040\\^[[31m\\040del\\^?\\040bell\\^G", "caf\u{E9} \u{1B}[31m del\u{7F} bell\u{7}"),
+      (
+        "caf\u{E9}\\040\\^[[31m\\040del\\^?\\040bell\\^G",
+        "caf\u{E9} \u{1B}[31m del\u{7F} bell\u{7}"
+      ),
       ("hash#!^\\040~$\\040", "hash#!^ ~$ "),
     ]
     for (stored, line) in cases {

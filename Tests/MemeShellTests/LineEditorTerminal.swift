@@ -52,7 +52,9 @@ final class LineEditorTerminal {
     try startServer([
       "-f", configuration.path, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", command,
     ])
-    try waitFor { $0.contains(prompt.trimmingCharacters(in: .whitespaces)) || $0.contains("terminal") }
+    try waitFor {
+      $0.contains(prompt.trimmingCharacters(in: .whitespaces)) || $0.contains("terminal")
+    }
   }
 
   deinit {
@@ -76,8 +78,10 @@ final class LineEditorTerminal {
 
   /// The visible screen, one string per row, trailing spaces removed.
   func screen() throws -> [String] {
-    try tmux(["capture-pane", "-p", "-t", "0"]).split(separator: "\n", omittingEmptySubsequences: false)
-      .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+    try tmux(["capture-pane", "-p", "-t", "0"]).split(
+      separator: "\n", omittingEmptySubsequences: false
+    )
+    .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
   }
 
   /// The screen's text.
@@ -116,6 +120,12 @@ final class LineEditorTerminal {
       usleep(30_000)
     }
     throw Failure(description: "timed out; the screen shows:\n\(last)")
+  }
+
+  /// Waits until the last row with text is `prompt` alone: the editor is reading again (keys
+  /// typed before that meet the terminal's own line editing, where Ctrl-R reprints the line).
+  func waitForPrompt(_ prompt: String = "demo>") throws {
+    try waitFor { $0.split(separator: "\n").last.map(String.init) == prompt }
   }
 
   /// Waits until the screen contains `text` `count` times.

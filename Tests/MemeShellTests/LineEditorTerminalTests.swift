@@ -27,10 +27,12 @@ import Testing
     #expect(try first.waitForExit())
     #expect(try first.events().last == "end")
 
-    let folderMode = try FileManager.default.attributesOfItem(
-      atPath: historyFile.deletingLastPathComponent().path)[.posixPermissions] as? Int
-    let fileMode = try FileManager.default.attributesOfItem(atPath: historyFile.path)[
-      .posixPermissions] as? Int
+    let folderMode =
+      try FileManager.default.attributesOfItem(
+        atPath: historyFile.deletingLastPathComponent().path)[.posixPermissions] as? Int
+    let fileMode =
+      try FileManager.default.attributesOfItem(atPath: historyFile.path)[
+        .posixPermissions] as? Int
     #expect(folderMode == 0o700)
     #expect(fileMode == 0o600)
     // The repeated line is stored once.
@@ -53,11 +55,12 @@ import Testing
       at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
     try damaged.write(to: historyFile)
     let terminal = try LineEditorTerminal(history: historyFile, width: 200)
-    #expect(try terminal.screen().prefix(2) == [
-      "warning: history: '\(historyFile.path)' is not a memesh history file (no _HiStOrY_V2_"
-        + " header); leaving it alone, history is not saved",
-      "demo>",
-    ])
+    #expect(
+      try terminal.screen().prefix(2) == [
+        "warning: history: '\(historyFile.path)' is not a memesh history file (no _HiStOrY_V2_"
+          + " header); leaving it alone, history is not saved",
+        "demo>",
+      ])
     try terminal.type("first")
     try terminal.press("Enter")
     try terminal.waitFor("line: first")
@@ -146,33 +149,92 @@ import Testing
     try terminal.waitFor("line: still here")
   }
 
-  @Test func ctrlRFindsAnOlderLine() throws {
+  @Test func ctrlRFindsOlderLinesAndEndsAsBashDoes() throws {
     let terminal = try LineEditorTerminal(history: nil)
-    for line in ["load cat.jpg", "top hello", "bottom world"] {
+    for line in ["load cat.jpg", "top hello", "load dog.png", "bottom world"] {
       try terminal.type(line)
       try terminal.press("Enter")
+      try terminal.waitFor("line: \(line)")
+      try terminal.waitForPrompt()
     }
-    try terminal.waitFor("line: bottom world")
+    try terminal.press("C-r")
+    try terminal.type("lo")
+    try terminal.waitFor("(reverse-i-search)`lo': load dog.png")
+    #expect(try terminal.waitForCursor(24, 8))
+    try terminal.press("C-r")
+    try terminal.waitFor("(reverse-i-search)`lo': top hello")
+    try terminal.press("C-r")
+    try terminal.waitFor("(reverse-i-search)`lo': load cat.jpg")
+    try terminal.type("x")
+    try terminal.waitFor("(failed reverse-i-search)`lox': load cat.jpg")
+    // Ctrl-G gives the typed line back.
+    try terminal.press("C-g")
+    try terminal.waitForPrompt()
+    // Enter runs the match.
     try terminal.press("C-r")
     try terminal.type("cat")
-    try terminal.waitFor("demo> load cat.jpg")
     try terminal.press("Enter")
-    try terminal.waitFor("line: load cat.jpg")
+    try terminal.waitFor("line: load cat.jpg", count: 2)
+    try terminal.waitForPrompt()
+    // Esc keeps the match, with the shell's prompt, for editing at the match.
+    try terminal.press("C-r")
+    try terminal.type("wor")
+    try terminal.waitFor("(reverse-i-search)`wor': bottom world")
+    try terminal.press("Escape")
+    try terminal.waitFor("demo> bottom world")
+    try terminal.type("X")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: bottom Xworld")
+    try terminal.waitForPrompt()
+    // Another key ends the search and does its own work (Ctrl-E: to the end).
+    try terminal.press("C-r")
+    try terminal.type("dog")
+    try terminal.press("C-e")
+    try terminal.type("!")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: load dog.png!")
+    #expect(try !terminal.text().contains("reverse-i-search)`dog': load dog.png!"))
+  }
+
+  @Test func upAndDownKeepTheTypedLineAndGoOnFromACtrlRMatch() throws {
+    let terminal = try LineEditorTerminal(history: nil)
+    for line in ["one", "two", "three"] {
+      try terminal.type(line)
+      try terminal.press("Enter")
+      try terminal.waitFor("line: \(line)")
+      try terminal.waitForPrompt()
+    }
+    try terminal.type("typed")
+    try terminal.press("Up")
+    try terminal.waitForPrompt("demo> three")
+    try terminal.press("Up", "Up")
+    try terminal.waitForPrompt("demo> one")
+    try terminal.press("Down", "Down", "Down")
+    try terminal.waitForPrompt("demo> typed")
+    try terminal.press("C-u", "C-r")
+    try terminal.type("tw")
+    try terminal.waitFor("(reverse-i-search)`tw': two")
+    try terminal.press("Up")
+    try terminal.waitForPrompt("demo> one")
+    try terminal.press("Down", "Down", "Enter")
+    try terminal.waitFor("line: three", count: 2)
   }
 
   @Test func wideAndCombiningCharactersKeepTheCursorRight() throws {
-    let terminal = try LineEditorTerminal(history: nil, prompt: "猫> ")
-    // 猫> is 4 columns, 日本語 6, a space 1, e + U+0301 one.
+    // The prompt has a virama (प्र) and a combining accent too: 4 + 2 + 1 + 1 + 1 = 9 columns.
+    let terminal = try LineEditorTerminal(history: nil, prompt: "प्र 猫 e\u{301}> ")
+    try terminal.waitFor("प्र 猫 é>")
+    // 日本語 is 6 columns, a space 1, e + U+0301 one.
     try terminal.type("日本語 e\u{301}")
-    try terminal.waitFor("猫> 日本語 é")
-    #expect(try terminal.waitForCursor(12, 0))
+    try terminal.waitFor("प्र 猫 é> 日本語 é")
+    #expect(try terminal.waitForCursor(17, 0))
     try terminal.press("C-a")
-    #expect(try terminal.waitForCursor(4, 0))
+    #expect(try terminal.waitForCursor(9, 0))
     try terminal.press("Right")
-    #expect(try terminal.waitForCursor(6, 0))
+    #expect(try terminal.waitForCursor(11, 0))
     try terminal.type("ü")
-    try terminal.waitFor("猫> 日ü本語 é")
-    #expect(try terminal.waitForCursor(7, 0))
+    try terminal.waitFor("प्र 猫 é> 日ü本語 é")
+    #expect(try terminal.waitForCursor(12, 0))
     try terminal.press("Enter")
     try terminal.waitFor("line: 日ü本語 e\u{301}")
   }
@@ -188,10 +250,11 @@ import Testing
     try terminal.waitFor("caption")
     try terminal.waitFor("six seven eight nine ca", count: 2)
     let screen = try terminal.screen()
-    #expect(Array(screen[0...4]) == [
-      "demo> one two three four five", "six seven eight nine ca",
-      "caption  cancel   camera", "demo> one two three four five", "six seven eight nine ca",
-    ])
+    #expect(
+      Array(screen[0...4]) == [
+        "demo> one two three four five", "six seven eight nine ca",
+        "caption  cancel   camera", "demo> one two three four five", "six seven eight nine ca",
+      ])
     try terminal.press("C-a")
     #expect(try terminal.waitForCursor(6, 3))
     try terminal.press("Enter")

@@ -34,6 +34,12 @@ int memesh_edit_bind(EditLine *editor, const char *key, const char *command);
 int memesh_edit_setty(EditLine *editor, const char *mode);
 /// el_wset(EL_HIST, history_w, history): gives the editor a history for Up, Down and Ctrl-R.
 int memesh_edit_set_history(EditLine *editor, HistoryW *history);
+/// A libedit character reader: stores one key in `character`, returns 1, 0 at the end, -1 on error.
+typedef int (*memesh_edit_reader)(EditLine *editor, wchar_t *character);
+/// el_wset(EL_GETCFN): where keys come from (NULL: libedit's own reader).
+int memesh_edit_set_reader(EditLine *editor, memesh_edit_reader reader);
+/// el_set(EL_PREP_TERM): puts the terminal in (1) or out of (0) libedit's editing mode.
+int memesh_edit_prepare_terminal(EditLine *editor, int editing);
 /// el_get(EL_GETTC, "co"): the terminal width libedit currently uses, or 0.
 int memesh_edit_columns(EditLine *editor);
 /// wcwidth(3): glibc declares it only for X/Open sources, which Swift's Glibc module is not.
