@@ -138,12 +138,14 @@ enum StoreLock {
 /// A file read whole and kept open (so its inode stays taken), with what `fstat` said of it.
 final class OpenedFile: @unchecked Sendable {
   private let descriptor: Int32
-  private let identity: [Int]
-  /// False for a file changed in the last seconds: file times are coarse (a few ms), so an
-  /// in-place change right after the read could keep the same size and times.
-  private let settled: Bool
+  /// The file as `fstat` saw it before the read.
+  let identity: FileIdentity
+  /// False for a file changed less than `settleTime` seconds before the read: file times are
+  /// coarse (a few ms, whole seconds on some file systems), so a change right after the read
+  /// could keep the same size and times. A later change to a settled file changes its times.
+  let settled: Bool
 
-  private init(descriptor: Int32, identity: [Int], settled: Bool) {
+  private init(descriptor: Int32, identity: FileIdentity, settled: Bool) {
     self.descriptor = descriptor
     self.identity = identity
     self.settled = settled
@@ -152,7 +154,9 @@ final class OpenedFile: @unchecked Sendable {
   deinit { close(descriptor) }
 
   /// Opens and reads `path`, which must be a regular file.
-  static func read(atPath path: String) throws(FileSystemError) -> (OpenedFile, Data) {
+  static func read(atPath path: String, settleTime: Double = 3) throws(FileSystemError)
+    -> (OpenedFile, Data)
+  {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     guard descriptor >= 0 else { throw FileSystemError(code: errno) }
     var status = stat()
@@ -161,10 +165,12 @@ final class OpenedFile: @unchecked Sendable {
       close(descriptor)
       throw FileSystemError(code: code)
     }
-    let changed = max(Int(status.st_mtim.tv_sec), Int(status.st_ctim.tv_sec))
+    let changed = max(
+      Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9,
+      Double(status.st_ctim.tv_sec) + Double(status.st_ctim.tv_nsec) / 1e9)
     let file = OpenedFile(
-      descriptor: descriptor, identity: Self.identity(status),
-      settled: Int(Date().timeIntervalSince1970) - changed >= 3)
+      descriptor: descriptor, identity: FileIdentity(status),
+      settled: Date().timeIntervalSince1970 - changed >= settleTime)
     var data = Data(count: Int(status.st_size))
     var total = 0
     while true {
@@ -185,18 +191,7 @@ final class OpenedFile: @unchecked Sendable {
 
   /// True while `path` still names this file and it has not changed (size, times).
   func isCurrent(atPath path: String) -> Bool {
-    guard settled else { return false }
-    var status = stat()
-    guard lstat(path, &status) == 0 else { return false }
-    return Self.identity(status) == identity
-  }
-
-  private static func identity(_ status: stat) -> [Int] {
-    [
-      Int(status.st_dev), Int(status.st_ino), Int(status.st_size),
-      Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec),
-      Int(status.st_ctim.tv_sec), Int(status.st_ctim.tv_nsec),
-    ]
+    settled && FileIdentity(path: path) == identity
   }
 }
 

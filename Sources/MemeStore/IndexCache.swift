@@ -1,16 +1,33 @@
 import Foundation
 import MemeCore
 
-/// A derived copy of the XML index in a compact binary form, so a big store lists fast.
+/// A derived copy of the XML index in a compact binary form, so a big store opens fast.
 ///
 /// Decoding 10,000 records costs about 150 ms with PropertyListDecoder, XML or binary alike
-/// (measured), and 75 ms as JSON; this flat format reads them in a few milliseconds. The XML stays
-/// the truth: the cache is keyed by the XML's size and a 64-bit hash of its bytes, so any change
-/// to the XML, by memesh or by hand, makes it a miss. A cache that fails to decode is a miss too.
+/// (measured), and 75 ms as JSON; this flat format reads them in a few milliseconds, and one
+/// record alone through its offset table. The XML stays the truth. The cache names the XML it was
+/// made from twice:
+/// - by size and a 64-bit hash of its bytes: checked whenever the XML is read;
+/// - by the XML file's identity (device, inode, size, modification and change times with
+///   nanoseconds), marked *trusted* only once memesh read the XML, found its hash equal, and saw
+///   that the file had last changed long enough before (`OpenedFile.settled`) that any later
+///   change, in place or by rename, gets another change time. A trusted identity equal to the
+///   file's `lstat` lets a reader skip the XML; anything else is a full read, hashed and, on a
+///   mismatch, parsed and checked. A cache that fails to decode is a miss.
 enum IndexCache {
   static let magic: [UInt8] = Array("MEMESHIX".utf8)
-  /// Bump when the record layout changes.
-  static let formatVersion: UInt32 = 1
+  /// Bump when the layout changes.
+  static let formatVersion: UInt64 = 2
+
+  /// Byte offsets of the header's words (after the 8-byte magic).
+  enum Field: Int {
+    case formatVersion = 0, xmlSize, xmlHash, trusted
+    case identity  // `FileIdentity.wordCount` words
+  }
+
+  static func offset(of field: Field) -> Int { magic.count + 8 * field.rawValue }
+  /// Where the index's own numbers start.
+  static var bodyOffset: Int { offset(of: .identity) + 8 * FileIdentity.wordCount }
 
   /// A fast, stable (unseeded) hash of the whole XML file: FNV-1a over 8-byte words.
   static func hash(_ data: Data) -> UInt64 {
@@ -33,50 +50,124 @@ enum IndexCache {
     }
   }
 
-  /// The cache file's bytes for `index`, read from an XML file of `xmlSize` bytes and `xmlHash`.
-  static func encode(_ index: StoreIndex, xmlSize: Int, xmlHash: UInt64) -> Data {
+  /// The cache file's bytes for `index`, made from XML of `xmlSize` bytes and `xmlHash`, that was
+  /// the file `identity` (`trusted` as described above).
+  ///
+  /// Layout after the header: version, nextID, meme count, trash count, the memes' ids, the
+  /// memes' record offsets, the trash records' offsets, then the records.
+  static func encode(
+    _ index: StoreIndex, xmlSize: Int, xmlHash: UInt64, identity: FileIdentity?, trusted: Bool
+  ) -> Data {
+    var records = ByteWriter()
+    var memeOffsets: [Int] = []
+    var trashOffsets: [Int] = []
+    for meme in index.memes {
+      memeOffsets.append(records.bytes.count)
+      records.append(meme)
+    }
+    for entry in index.trash {
+      trashOffsets.append(records.bytes.count)
+      records.append(entry.meme)
+      records.append(entry.deleted)
+    }
     var writer = ByteWriter()
     writer.bytes.append(contentsOf: magic)
-    writer.append(UInt64(formatVersion))
+    writer.append(formatVersion)
     writer.append(UInt64(xmlSize))
     writer.append(xmlHash)
-    writer.append(UInt64(index.version))
-    writer.append(UInt64(index.nextID))
-    writer.append(UInt64(index.memes.count))
-    for meme in index.memes { writer.append(meme) }
-    writer.append(UInt64(index.trash.count))
-    for entry in index.trash {
-      writer.append(entry.meme)
-      writer.append(entry.deleted)
-    }
+    writer.append(UInt64(identity != nil && trusted ? 1 : 0))
+    let words = identity?.words ?? Array(repeating: 0, count: FileIdentity.wordCount)
+    for word in words { writer.append(word) }
+    writer.append(index.version)
+    writer.append(index.nextID)
+    writer.append(index.memes.count)
+    writer.append(index.trash.count)
+    let recordsStart = writer.bytes.count + 8 * (2 * memeOffsets.count + trashOffsets.count)
+    for meme in index.memes { writer.append(meme.id) }
+    for offset in memeOffsets + trashOffsets { writer.append(recordsStart + offset) }
+    writer.bytes.append(contentsOf: records.bytes)
     return Data(writer.bytes)
   }
 
-  /// The index in `cache` when it was made from exactly this XML; nil otherwise.
-  static func decode(_ cache: Data, xmlSize: Int, xmlHash: UInt64) -> StoreIndex? {
-    cache.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> StoreIndex? in
+  /// `cache` with its identity replaced by `identity`, trusted.
+  static func trusting(_ cache: Data, identity: FileIdentity) -> Data {
+    var bytes = [UInt8](cache)
+    var position = offset(of: .trusted)
+    for word in [1] + identity.words {
+      withUnsafeBytes(of: word.littleEndian) { raw in
+        bytes.replaceSubrange(position..<position + 8, with: raw)
+      }
+      position += 8
+    }
+    return Data(bytes)
+  }
+
+  /// The identity the cache trusts, or nil when it trusts none (or is not a cache).
+  static func trustedIdentity(in cache: Data) -> FileIdentity? {
+    cache.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> FileIdentity? in
       var reader = ByteReader(buffer: buffer)
       guard reader.take(magic.count).map(Array.init) == magic,
-        reader.integer() == UInt64(formatVersion), reader.integer() == UInt64(xmlSize),
-        reader.integer() == xmlHash,
-        let version = reader.integer(), let nextID = reader.integer(),
-        let count = reader.integer(), count <= UInt64(buffer.count)
+        reader.integer() == formatVersion, reader.integer() != nil, reader.integer() != nil,
+        reader.integer() == 1
       else { return nil }
-      var index = StoreIndex(version: Int(version), nextID: Int(nextID))
-      index.memes.reserveCapacity(Int(count))
-      for _ in 0..<count {
-        guard let meme = reader.meme() else { return nil }
-        index.memes.append(meme)
+      var words: [UInt64] = []
+      for _ in 0..<FileIdentity.wordCount {
+        guard let word = reader.integer() else { return nil }
+        words.append(word)
       }
-      guard let trashCount = reader.integer(), trashCount <= UInt64(buffer.count) else {
-        return nil
+      return FileIdentity(words: words)
+    }
+  }
+
+  /// The index in `cache` when it was made from XML of this size and hash (nil for either: not
+  /// checked, the caller compared the trusted identity); nil when it was not, or is malformed.
+  /// Records are checked and decoded when asked for (`CachedIndex`).
+  static func open(_ cache: Data, xmlSize: Int?, xmlHash: UInt64?) -> CachedIndex? {
+    cache.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> CachedIndex? in
+      var reader = ByteReader(buffer: buffer)
+      guard reader.take(magic.count).map(Array.init) == magic,
+        reader.integer() == formatVersion,
+        let size = reader.integer(), xmlSize.map({ UInt64($0) == size }) ?? true,
+        let hash = reader.integer(), xmlHash.map({ $0 == hash }) ?? true,
+        reader.take(8 + 8 * FileIdentity.wordCount) != nil,
+        let version = reader.int(), let nextID = reader.int(),
+        let memeCount = reader.int(), memeCount >= 0, memeCount <= buffer.count / 16,
+        let trashCount = reader.int(), trashCount >= 0, trashCount <= buffer.count / 8
+      else { return nil }
+      var ids: [Int] = []
+      ids.reserveCapacity(memeCount)
+      for _ in 0..<memeCount {
+        guard let id = reader.int(), id > (ids.last ?? Int.min) else { return nil }
+        ids.append(id)
       }
-      for _ in 0..<trashCount {
-        guard let meme = reader.meme(), let deleted = reader.date() else { return nil }
-        index.trash.append(TrashedMeme(meme: meme, deleted: deleted))
+      var offsets: [Int] = []
+      offsets.reserveCapacity(memeCount + trashCount + 1)
+      for _ in 0..<(memeCount + trashCount) {
+        guard let offset = reader.int(), offset >= (offsets.last ?? reader.offset) else {
+          return nil
+        }
+        offsets.append(offset)
       }
-      guard reader.isAtEnd else { return nil }
-      return index
+      guard (offsets.first ?? buffer.count) == reader.offset, offsets.last ?? 0 <= buffer.count
+      else { return nil }
+      offsets.append(buffer.count)
+      return CachedIndex(
+        cache: cache, version: version, nextID: nextID, ids: ids, offsets: offsets)
+    }
+  }
+
+  /// Decodes the meme record in `range` of `cache` (a trashed one also has its deletion date).
+  static func record(in cache: Data, range: Range<Int>, trashed: Bool) -> (Meme, Date?)? {
+    cache.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> (Meme, Date?)? in
+      guard range.lowerBound >= 0, range.upperBound <= buffer.count else { return nil }
+      var reader = ByteReader(buffer: UnsafeRawBufferPointer(rebasing: buffer[range]))
+      guard let meme = reader.meme() else { return nil }
+      var deleted: Date?
+      if trashed {
+        guard let date = reader.date() else { return nil }
+        deleted = date
+      }
+      return reader.isAtEnd ? (meme, deleted) : nil
     }
   }
 }

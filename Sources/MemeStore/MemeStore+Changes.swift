@@ -243,7 +243,11 @@ extension MemeStore {
       throw CommitFailure(error: error, landed: landed)
     }
     let hash = IndexCache.hash(xml)
-    Self.saveCache(index, xml: xml, hash: hash, indexPath: indexPath, files: files)
+    // Just written, so not settled: the cache names it by hash until a later read trusts it.
+    let cache = IndexCache.encode(
+      index, xmlSize: xml.count, xmlHash: hash, identity: FileIdentity(path: indexPath),
+      trusted: false)
+    Self.saveCache(cache, next: indexPath, files)
     let loaded = LoadedIndex(index: index, xml: xml, xmlHash: hash)
     rememberIndex(loaded)
     return loaded

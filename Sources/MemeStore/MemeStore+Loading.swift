@@ -7,11 +7,28 @@ extension MemeStore {
     (indexPath as NSString).deletingLastPathComponent + "/.index.cache"
   }
 
+  /// The index from the cache alone, without reading the XML: only when the cache trusts exactly
+  /// the file `indexPath` names now (see `IndexCache`). Nil sends the caller to `load`.
+  static func quickLoad(indexPath: String) -> (FileIdentity, CachedIndex)? {
+    var status = stat()
+    guard lstat(indexPath, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    let identity = FileIdentity(status)
+    let cachePath = cachePath(forIndex: indexPath)
+    guard case .file = FileKind(path: cachePath),
+      let cache = try? Data(contentsOf: URL(fileURLWithPath: cachePath)),
+      IndexCache.trustedIdentity(in: cache) == identity,
+      let cached = IndexCache.open(cache, xmlSize: nil, xmlHash: nil)
+    else { return nil }
+    return (identity, cached)
+  }
+
   /// Reads the index: the memory copy or the cache when the XML is unchanged, else the XML.
   /// A missing index is an empty store; an unreadable one throws `StoreError.damagedIndex`.
+  /// `useCache: false` parses the XML even when the cache matches it (a cache record that did not
+  /// decode).
   static func load(
     indexPath: String, directory: String, files: DurableFiles, memory: LoadedIndex?,
-    writeCache: Bool
+    writeCache: Bool, settleTime: Double, useCache: Bool = true
   ) throws -> LoadedIndex {
     switch FileKind(path: indexPath) {
     case .missing:
@@ -24,25 +41,30 @@ extension MemeStore {
     case .directory, .other:
       throw StoreError.damagedIndex(path: indexPath, reason: "it is not a regular file")
     }
-    if let memory, let opened = memory.opened, opened.isCurrent(atPath: indexPath) {
+    if useCache, let memory, let opened = memory.opened, opened.isCurrent(atPath: indexPath) {
       return memory
     }
     let opened: OpenedFile
     let xml: Data
     do {
-      (opened, xml) = try OpenedFile.read(atPath: indexPath)
+      (opened, xml) = try OpenedFile.read(atPath: indexPath, settleTime: settleTime)
     } catch {
       throw StoreError.damagedIndex(path: indexPath, reason: error.reason)
     }
     let hash = IndexCache.hash(xml)
-    if let memory, memory.xml?.count == xml.count, memory.xmlHash == hash {
+    if useCache, let memory, memory.xml?.count == xml.count, memory.xmlHash == hash {
       return LoadedIndex(index: memory.index, xml: xml, xmlHash: hash, opened: opened)
     }
     let cachePath = cachePath(forIndex: indexPath)
-    if FileKind(path: cachePath) != .symlink,
+    if useCache, FileKind(path: cachePath) != .symlink,
       let cache = try? Data(contentsOf: URL(fileURLWithPath: cachePath)),
-      let index = IndexCache.decode(cache, xmlSize: xml.count, xmlHash: hash)
+      let index = IndexCache.open(cache, xmlSize: xml.count, xmlHash: hash)?.index()
     {
+      if writeCache, opened.settled, IndexCache.trustedIdentity(in: cache) != opened.identity {
+        // The XML read now is the one the cache was made from, and has not changed for a while:
+        // from now on its identity alone vouches for it.
+        saveCache(IndexCache.trusting(cache, identity: opened.identity), next: indexPath, files)
+      }
       return LoadedIndex(index: index, xml: xml, xmlHash: hash, opened: opened)
     }
     let index: StoreIndex
@@ -51,20 +73,22 @@ extension MemeStore {
     } catch {
       throw StoreError.damagedIndex(path: indexPath, reason: error.reason)
     }
-    if writeCache { saveCache(index, xml: xml, hash: hash, indexPath: indexPath, files: files) }
+    if writeCache {
+      let cache = IndexCache.encode(
+        index, xmlSize: xml.count, xmlHash: hash, identity: opened.identity,
+        trusted: opened.settled)
+      saveCache(cache, next: indexPath, files)
+    }
     return LoadedIndex(index: index, xml: xml, xmlHash: hash, opened: opened)
   }
 
-  /// Writes the cache atomically but without fsync: it is derived, and a torn or stale cache
-  /// only costs a slower start. Failures are ignored for the same reason.
-  static func saveCache(
-    _ index: StoreIndex, xml: Data, hash: UInt64, indexPath: String, files: DurableFiles
-  ) {
+  /// Writes the cache beside `indexPath` atomically but without fsync: it is derived, and a torn
+  /// or stale cache only costs a slower start. Failures are ignored for the same reason.
+  static func saveCache(_ data: Data, next indexPath: String, _ files: DurableFiles) {
     let path = cachePath(forIndex: indexPath)
     let directory = (path as NSString).deletingLastPathComponent
     let temporary =
       directory + "/" + DurableFiles.temporaryPrefix + "cache-" + DurableFiles.randomToken()
-    let data = IndexCache.encode(index, xmlSize: xml.count, xmlHash: hash)
     do {
       try files.fileSystem.createFile(atPath: temporary, contents: data)
       try files.fileSystem.rename(atPath: temporary, toPath: path)

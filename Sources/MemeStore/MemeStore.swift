@@ -60,8 +60,13 @@ public final class MemeStore: @unchecked Sendable {
   let clock: @Sendable () -> Date
   /// Why writes are refused (a damaged index), or nil.
   let readOnlyReason: String?
+  /// How long the index must have been unchanged before the cache may vouch for it by the
+  /// file's identity (`OpenedFile.settled`); tests shorten it.
+  let settleTime: Double
   private let memoryLock = NSLock()
   private var memory: LoadedIndex?
+  /// The last index read from the cache alone, and the index file's identity it was for.
+  private var quickMemory: (FileIdentity, CachedIndex)?
 
   /// Opens (creating when missing) the store in `directory`.
   public convenience init(directory: URL) throws {
@@ -70,11 +75,22 @@ public final class MemeStore: @unchecked Sendable {
 
   /// Opens the store in `directory` doing its writes through `fileSystem`. Never fails: a damaged
   /// index opens read-only with `notice` saying what is wrong.
-  public init(
+  public convenience init(
     directory: URL, fileSystem: any StoreFileSystem, trashLimit: Int = MemeStore.defaultTrashLimit,
     clock: @escaping @Sendable () -> Date = { Date() }
   ) {
+    self.init(
+      directory: directory, fileSystem: fileSystem, trashLimit: trashLimit, clock: clock,
+      settleTime: 3)
+  }
+
+  /// As above, trusting an index file unchanged for `settleTime` seconds by its identity.
+  init(
+    directory: URL, fileSystem: any StoreFileSystem, trashLimit: Int = MemeStore.defaultTrashLimit,
+    clock: @escaping @Sendable () -> Date = { Date() }, settleTime: Double
+  ) {
     self.directory = directory.standardizedFileURL
+    self.settleTime = settleTime
     self.files = DurableFiles(fileSystem: fileSystem)
     self.trashLimit = max(1, trashLimit)
     self.clock = clock
@@ -84,10 +100,14 @@ public final class MemeStore: @unchecked Sendable {
     var reason: String?
     var notice: String?
     var loaded: LoadedIndex?
+    // A cache that vouches for the index file as it is now saves reading it: it was checked.
+    let quick = Self.quickLoad(indexPath: indexPath)
     do {
-      loaded = try Self.load(
-        indexPath: indexPath, directory: self.directory.path, files: files, memory: nil,
-        writeCache: true)
+      if quick == nil {
+        loaded = try Self.load(
+          indexPath: indexPath, directory: self.directory.path, files: files, memory: nil,
+          writeCache: true, settleTime: settleTime)
+      }
     } catch let error as StoreError {
       if case .damagedIndex(_, let why) = error {
         reason = "its index is damaged (\(why))"
@@ -110,6 +130,7 @@ public final class MemeStore: @unchecked Sendable {
     self.isReadOnly = reason != nil
     self.notice = notice
     self.memory = loaded
+    self.quickMemory = quick
   }
 
   /// Opens the store under `home` (`<home>/memes`); the notice, if any, is one line to show.
@@ -161,7 +182,7 @@ public final class MemeStore: @unchecked Sendable {
   /// Listing checks each meme's file names and that its folder exists (one directory listing,
   /// cheap for 10,000 memes); `meme(id:)` checks the files themselves.
   public func memes() throws -> [Meme] {
-    let memes = try current().index.memes
+    let memes = try wholeIndex().memes
     let folders = numericEntries(inDirectory: directory.path)
     return memes.map { meme in
       var meme = meme
@@ -179,29 +200,68 @@ public final class MemeStore: @unchecked Sendable {
   /// Whether the store holds any meme, without checking every meme's files as `memes()` does
   /// (the shell asks at start-up; on 10,000 memes that check costs more than the answer).
   public func hasMemes() throws -> Bool {
-    try !current().index.memes.isEmpty
+    switch try view() {
+    case .decoded(let index): !index.memes.isEmpty
+    case .cached(let cached): !cached.ids.isEmpty
+    }
   }
 
-  /// One meme by id, its files checked (present, not symlinks, PNG or JPEG bytes).
+  /// One meme by id, its files checked (present, not symlinks, PNG or JPEG bytes). From a cache
+  /// that vouches for the index, only this meme's record is decoded.
   public func meme(id: Int) throws -> Meme {
-    let index = try current().index
-    guard let position = Self.position(of: id, in: index.memes) else {
-      throw StoreError.noMeme(id: id)
+    let found: Meme?
+    switch try view() {
+    case .decoded(let index):
+      found = Self.position(of: id, in: index.memes).map { index.memes[$0] }
+    case .cached(let cached):
+      switch cached.meme(id: id) {
+      case .found(let meme): found = meme
+      case .absent: found = nil
+      case .damaged:
+        let index = try readXML().index
+        found = Self.position(of: id, in: index.memes).map { index.memes[$0] }
+      }
     }
-    return withProblem(index.memes[position], checking: .contents)
+    guard let found else { throw StoreError.noMeme(id: id) }
+    return withProblem(found, checking: .contents)
   }
 
   /// The memes made from the original whose bytes have this SHA-256 (lowercase hex), oldest
   /// first: how `load` of a memesh-written file finds the meme to edit again.
   public func memes(withOriginalSHA256 sha256: String) throws -> [Meme] {
     let wanted = sha256.lowercased()
-    return try current().index.memes.filter { $0.originalSHA256.lowercased() == wanted }
+    return try wholeIndex().memes.filter { $0.originalSHA256.lowercased() == wanted }
       .map { withProblem($0, checking: .contents) }
   }
 
   /// Deleted memes that `undoDelete` can still bring back, oldest deletion first.
   public func deletedMemes() throws -> [Meme] {
-    try current().index.trash.map(\.meme)
+    try wholeIndex().trash.map(\.meme)
+  }
+
+  /// The index for reading: from the cache alone when it vouches for the index file as it is now
+  /// (records decoded on demand), else as `current()` reads it.
+  func view() throws -> IndexView {
+    let (remembered, quick) = memoryLock.withLock { (memory, quickMemory) }
+    if let remembered, let opened = remembered.opened, opened.isCurrent(atPath: indexPath) {
+      return .decoded(remembered.index)
+    }
+    if let quick, FileIdentity(path: indexPath) == quick.0 { return .cached(quick.1) }
+    if let found = Self.quickLoad(indexPath: indexPath) {
+      memoryLock.withLock { quickMemory = found }
+      return .cached(found.1)
+    }
+    return .decoded(try current().index)
+  }
+
+  /// Every meme and the trash, decoded (from the XML when a cache record does not decode).
+  func wholeIndex() throws -> StoreIndex {
+    switch try view() {
+    case .decoded(let index): return index
+    case .cached(let cached):
+      if let index = cached.index() { return index }
+      return try readXML().index
+    }
   }
 
   /// The index as it is on disk now (the memory copy when the file has not changed).
@@ -209,8 +269,21 @@ public final class MemeStore: @unchecked Sendable {
     let remembered = memoryLock.withLock { memory }
     let loaded = try Self.load(
       indexPath: indexPath, directory: directory.path, files: files, memory: remembered,
-      writeCache: !isReadOnly)
+      writeCache: !isReadOnly, settleTime: settleTime)
     memoryLock.withLock { memory = loaded }
+    return loaded
+  }
+
+  /// The index parsed from the XML, ignoring the memory copy and the cache (one of whose records
+  /// did not decode); rewrites the cache.
+  func readXML() throws -> LoadedIndex {
+    let loaded = try Self.load(
+      indexPath: indexPath, directory: directory.path, files: files, memory: nil,
+      writeCache: !isReadOnly, settleTime: settleTime, useCache: false)
+    memoryLock.withLock {
+      memory = loaded
+      quickMemory = nil
+    }
     return loaded
   }
 
@@ -234,6 +307,12 @@ public final class MemeStore: @unchecked Sendable {
   func now() -> Date {
     Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down))
   }
+}
+
+/// The index to read from: decoded whole, or the cache's records decoded on demand.
+enum IndexView {
+  case decoded(StoreIndex)
+  case cached(CachedIndex)
 }
 
 /// The index as read, with the XML it came from (size and hash identify it).

@@ -1,0 +1,73 @@
+import Foundation
+import MemeCore
+
+/// The index as the cache file holds it: counts and ids at once, each record checked and decoded
+/// only when asked for, so `meme(id:)` on 10,000 memes decodes one.
+final class CachedIndex: @unchecked Sendable {
+  let version: Int
+  let nextID: Int
+  /// The memes' ids, ascending.
+  let ids: [Int]
+  private let cache: Data
+  /// Start of each meme record, then of each trash record, then the end of the cache.
+  private let offsets: [Int]
+  private let lock = NSLock()
+  private var decoded: StoreIndex?
+
+  init(cache: Data, version: Int, nextID: Int, ids: [Int], offsets: [Int]) {
+    self.cache = cache
+    self.version = version
+    self.nextID = nextID
+    self.ids = ids
+    self.offsets = offsets
+  }
+
+  /// What a lookup by id found.
+  enum Lookup: Equatable {
+    case found(Meme)
+    case absent
+    /// The record does not decode: the caller reads the XML instead.
+    case damaged
+  }
+
+  /// Meme `id`, decoding its record alone.
+  func meme(id: Int) -> Lookup {
+    guard let position = binarySearch(id) else { return .absent }
+    guard let meme = record(position, trashed: false)?.0, meme.id == id else { return .damaged }
+    return .found(meme)
+  }
+
+  /// Every record decoded (once, then kept); nil when one does not decode.
+  func index() -> StoreIndex? {
+    if let decoded = lock.withLock({ decoded }) { return decoded }
+    var index = StoreIndex(version: version, nextID: nextID)
+    index.memes.reserveCapacity(ids.count)
+    for position in ids.indices {
+      guard let meme = record(position, trashed: false)?.0, meme.id == ids[position] else {
+        return nil
+      }
+      index.memes.append(meme)
+    }
+    for position in ids.count..<(offsets.count - 1) {
+      guard let (meme, deleted) = record(position, trashed: true), let deleted else { return nil }
+      index.trash.append(TrashedMeme(meme: meme, deleted: deleted))
+    }
+    lock.withLock { decoded = index }
+    return index
+  }
+
+  private func record(_ position: Int, trashed: Bool) -> (Meme, Date?)? {
+    IndexCache.record(
+      in: cache, range: offsets[position]..<offsets[position + 1], trashed: trashed)
+  }
+
+  private func binarySearch(_ id: Int) -> Int? {
+    var low = 0
+    var high = ids.count
+    while low < high {
+      let middle = (low + high) / 2
+      if ids[middle] < id { low = middle + 1 } else { high = middle }
+    }
+    return low < ids.count && ids[low] == id ? low : nil
+  }
+}
