@@ -8,14 +8,18 @@ final class CachedIndex: @unchecked Sendable {
   let nextID: Int
   /// The memes' ids, ascending.
   let ids: [Int]
-  private let cache: Data
   /// Start of each meme record, then of each trash record, then the end of the cache.
   private let offsets: [Int]
+  /// The cache's bytes in a range; nil past the end or when reading fails.
+  private let read: @Sendable (Range<Int>) -> Data?
   private let lock = NSLock()
   private var decoded: StoreIndex?
 
-  init(cache: Data, version: Int, nextID: Int, ids: [Int], offsets: [Int]) {
-    self.cache = cache
+  init(
+    version: Int, nextID: Int, ids: [Int], offsets: [Int],
+    read: @escaping @Sendable (Range<Int>) -> Data?
+  ) {
+    self.read = read
     self.version = version
     self.nextID = nextID
     self.ids = ids
@@ -40,6 +44,13 @@ final class CachedIndex: @unchecked Sendable {
   /// Every record decoded (once, then kept); nil when one does not decode.
   func index() -> StoreIndex? {
     if let decoded = lock.withLock({ decoded }) { return decoded }
+    guard let first = offsets.first, let last = offsets.last, let records = read(first..<last)
+    else { return nil }
+    func record(_ position: Int, trashed: Bool) -> (Meme, Date?)? {
+      let start = records.startIndex + offsets[position] - first
+      let end = records.startIndex + offsets[position + 1] - first
+      return IndexCache.record(records[start..<end], trashed: trashed)
+    }
     var index = StoreIndex(version: version, nextID: nextID)
     index.memes.reserveCapacity(ids.count)
     for position in ids.indices {
@@ -57,8 +68,8 @@ final class CachedIndex: @unchecked Sendable {
   }
 
   private func record(_ position: Int, trashed: Bool) -> (Meme, Date?)? {
-    IndexCache.record(
-      in: cache, range: offsets[position]..<offsets[position + 1], trashed: trashed)
+    read(offsets[position]..<offsets[position + 1])
+      .flatMap { IndexCache.record($0, trashed: trashed) }
   }
 
   private func binarySearch(_ id: Int) -> Int? {

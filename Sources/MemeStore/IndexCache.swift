@@ -123,17 +123,38 @@ enum IndexCache {
   /// checked, the caller compared the trusted identity); nil when it was not, or is malformed.
   /// Records are checked and decoded when asked for (`CachedIndex`).
   static func open(_ cache: Data, xmlSize: Int?, xmlHash: UInt64?) -> CachedIndex? {
-    cache.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> CachedIndex? in
+    open(size: cache.count, xmlSize: xmlSize, xmlHash: xmlHash) { range in
+      range.upperBound <= cache.count ? cache.subdata(in: range) : nil
+    }
+  }
+
+  /// As above, reading the cache's bytes as needed through `read` (nil: past the end or failed):
+  /// the header and the id and offset tables now, each record later.
+  static func open(
+    size: Int, xmlSize: Int?, xmlHash: UInt64?,
+    read: @escaping @Sendable (Range<Int>) -> Data?
+  ) -> CachedIndex? {
+    let headerSize = bodyOffset + 32
+    guard size >= headerSize, let header = read(0..<headerSize) else { return nil }
+    let numbers = header.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> [Int]? in
       var reader = ByteReader(buffer: buffer)
       guard reader.take(magic.count).map(Array.init) == magic,
         reader.integer() == formatVersion,
-        let size = reader.integer(), xmlSize.map({ UInt64($0) == size }) ?? true,
+        let xmlBytes = reader.integer(), xmlSize.map({ UInt64($0) == xmlBytes }) ?? true,
         let hash = reader.integer(), xmlHash.map({ $0 == hash }) ?? true,
         reader.take(8 + 8 * FileIdentity.wordCount) != nil,
         let version = reader.int(), let nextID = reader.int(),
-        let memeCount = reader.int(), memeCount >= 0, memeCount <= buffer.count / 16,
-        let trashCount = reader.int(), trashCount >= 0, trashCount <= buffer.count / 8
+        let memeCount = reader.int(), memeCount >= 0, memeCount <= size / 16,
+        let trashCount = reader.int(), trashCount >= 0, trashCount <= size / 8
       else { return nil }
+      return [version, nextID, memeCount, trashCount]
+    }
+    guard let numbers else { return nil }
+    let (memeCount, trashCount) = (numbers[2], numbers[3])
+    let tableEnd = headerSize + 8 * (2 * memeCount + trashCount)
+    guard tableEnd <= size, let table = read(headerSize..<tableEnd) else { return nil }
+    let tables = table.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> ([Int], [Int])? in
+      var reader = ByteReader(buffer: buffer)
       var ids: [Int] = []
       ids.reserveCapacity(memeCount)
       for _ in 0..<memeCount {
@@ -143,24 +164,23 @@ enum IndexCache {
       var offsets: [Int] = []
       offsets.reserveCapacity(memeCount + trashCount + 1)
       for _ in 0..<(memeCount + trashCount) {
-        guard let offset = reader.int(), offset >= (offsets.last ?? reader.offset) else {
-          return nil
-        }
+        guard let offset = reader.int(), offset >= (offsets.last ?? tableEnd) else { return nil }
         offsets.append(offset)
       }
-      guard (offsets.first ?? buffer.count) == reader.offset, offsets.last ?? 0 <= buffer.count
-      else { return nil }
-      offsets.append(buffer.count)
-      return CachedIndex(
-        cache: cache, version: version, nextID: nextID, ids: ids, offsets: offsets)
+      return (ids, offsets)
     }
+    guard let (ids, starts) = tables, (starts.first ?? tableEnd) == tableEnd,
+      starts.last ?? 0 <= size
+    else { return nil }
+    let offsets = starts + [size]
+    return CachedIndex(
+      version: numbers[0], nextID: numbers[1], ids: ids, offsets: offsets, read: read)
   }
 
-  /// Decodes the meme record in `range` of `cache` (a trashed one also has its deletion date).
-  static func record(in cache: Data, range: Range<Int>, trashed: Bool) -> (Meme, Date?)? {
-    cache.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> (Meme, Date?)? in
-      guard range.lowerBound >= 0, range.upperBound <= buffer.count else { return nil }
-      var reader = ByteReader(buffer: UnsafeRawBufferPointer(rebasing: buffer[range]))
+  /// Decodes one meme record, all of `bytes` (a trashed one also has its deletion date).
+  static func record(_ bytes: Data, trashed: Bool) -> (Meme, Date?)? {
+    bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> (Meme, Date?)? in
+      var reader = ByteReader(buffer: buffer)
       guard let meme = reader.meme() else { return nil }
       var deleted: Date?
       if trashed {

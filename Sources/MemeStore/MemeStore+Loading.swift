@@ -14,10 +14,11 @@ extension MemeStore {
     guard lstat(indexPath, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
     let identity = FileIdentity(status)
     let cachePath = cachePath(forIndex: indexPath)
-    guard case .file = FileKind(path: cachePath),
-      let cache = try? Data(contentsOf: URL(fileURLWithPath: cachePath)),
-      IndexCache.trustedIdentity(in: cache) == identity,
-      let cached = IndexCache.open(cache, xmlSize: nil, xmlHash: nil)
+    guard let file = CacheFile(path: cachePath),
+      let header = file.bytes(0..<min(file.size, IndexCache.bodyOffset)),
+      IndexCache.trustedIdentity(in: header) == identity,
+      let cached = IndexCache.open(
+        size: file.size, xmlSize: nil, xmlHash: nil, read: { file.bytes($0) })
     else { return nil }
     return (identity, cached)
   }
