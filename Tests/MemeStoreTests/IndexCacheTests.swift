@@ -34,15 +34,19 @@ import Testing
 
   /// The index as the XML on disk says, parsed directly.
   func xmlIndex(_ scratch: Scratch) throws -> StoreIndex {
-    try StoreIndex.decode(xml: Data(contentsOf: URL(fileURLWithPath: scratch.path + "/index.plist")))
+    let url = URL(fileURLWithPath: scratch.path + "/index.plist")
+    return try StoreIndex.decode(xml: Data(contentsOf: url))
   }
 
   @Test func aFreshIndexIsReadWhole() throws {
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
-    let writer = try MemeStore(directory: scratch.memes)
+    // Settling takes a minute here, so a slow machine cannot make the index look settled.
+    let writer = MemeStore(
+      directory: scratch.memes, fileSystem: POSIXFileSystem(), settleTime: 60)
     _ = try writer.add(FakeMeme.make(top: "FRESH", bottom: ""))
-    let reader = try MemeStore(directory: scratch.memes)
+    let reader = MemeStore(
+      directory: scratch.memes, fileSystem: POSIXFileSystem(), settleTime: 60)
     #expect(trustedIdentity(scratch) == nil)
     guard case .decoded = try reader.view() else {
       Issue.record("an index changed seconds ago was taken on the cache's word")
