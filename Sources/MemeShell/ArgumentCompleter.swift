@@ -110,7 +110,7 @@ enum PathCompletion {
     let namePrefix = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
     var folder = folderPart.isEmpty ? "." : folderPart
     if folder.hasPrefix("~/") || folder == "~" {
-      folder = NSHomeDirectory() + folder.dropFirst()
+      folder = OutputFile.homeDirectory() + folder.dropFirst()
     }
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
       return []

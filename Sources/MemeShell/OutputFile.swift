@@ -11,9 +11,18 @@ import MemeCore
 enum OutputFile {
   /// `~/x` expanded; other paths as given.
   static func expanded(_ path: String) -> String {
-    if path == "~" { return NSHomeDirectory() }
-    if path.hasPrefix("~/") { return NSHomeDirectory() + path.dropFirst() }
+    if path == "~" { return homeDirectory() }
+    if path.hasPrefix("~/") { return homeDirectory() + path.dropFirst() }
     return path
+  }
+
+  /// What `~` means: `$HOME` when it is an absolute path, as in every shell; else the account's
+  /// home directory.
+  static func homeDirectory(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let home = environment["HOME"], home.hasPrefix("/") { return home }
+    return NSHomeDirectory()
   }
 
   /// The path a picture for `path` goes to: into the folder when `path` is one
