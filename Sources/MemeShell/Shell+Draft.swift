@@ -91,8 +91,11 @@ extension Shell {
     }
     if let id = current.editingID { what.append("editing meme \(id)") }
     let summary = what.isEmpty ? "" : " (" + what.joined(separator: ", ") + ")"
-    console.note(
-      "restored the draft\(summary) with \(states.count) undo steps; 'new' starts a blank one")
+    // Scripts and pipes see only what their commands print; a person at a terminal is told.
+    if settings.interactive {
+      console.note(
+        "restored the draft\(summary) with \(states.count) undo steps; 'new' starts a blank one")
+    }
     return true
   }
 }

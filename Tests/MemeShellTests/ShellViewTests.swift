@@ -9,10 +9,12 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("transcripts/images")
 
-  func makeShell(home: URL) -> (Shell, Console.Capture) {
+  func makeShell(home: URL, interactive: Bool = false) -> (Shell, Console.Capture) {
     let capture = Console.Capture()
+    var settings = Shell.Settings()
+    settings.interactive = interactive
     let shell = Shell(
-      home: home, console: Console(capture: capture), settings: Shell.Settings(),
+      home: home, console: Console(capture: capture), settings: settings,
       environment: ["MEMESH_CAMERA": "/nonexistent"])
     return (shell, capture)
   }
@@ -47,7 +49,11 @@ import Testing
 
     // The next session starts in the sent memes... unless a draft is waiting: 'top again' was
     // typed after the share, so the draft is restored and the editor shows.
-    let (next, capture) = makeShell(home: home)
+    // A script restores it silently; a person at a terminal gets a one-line note.
+    let (scripted, scriptedCapture) = makeShell(home: home)
+    #expect(scripted.state.top == "again")
+    #expect(scriptedCapture.drain().isEmpty)
+    let (next, capture) = makeShell(home: home, interactive: true)
     #expect(next.view == .editor)
     #expect(next.state.top == "again")
     #expect(capture.drain().map(\.text).first?.hasPrefix("note: restored the draft") == true)
