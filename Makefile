@@ -8,10 +8,10 @@ BINARY := .build/release/memesh
 DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetype-dev \
   libharfbuzz-dev libchafa-dev libglib2.0-dev libfontconfig-dev libdeflate-dev \
   fontconfig fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-lohit-deva \
-  tmux
+  tmux strace python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build debug run test unit-test transcripts bench bench-quick install uninstall clean \
+.PHONY: all deps build debug run test unit-test transcripts hostile faults faults-quick bench bench-quick install uninstall clean \
   fuzz test-sanitize
 
 all: build
@@ -40,13 +40,26 @@ run: build
 	$(BINARY)
 
 # Every unit test, then every transcript against the release binary.
-test: build unit-test transcripts
+test: build unit-test transcripts hostile faults-quick
 
 unit-test: deps
 	$(SWIFT) test
 
 transcripts: build
 	@scripts/run-transcripts $(BINARY) transcripts
+
+# Hostile bytes through pipes, -c and transcripts into the release binary (scripts/test-hostile).
+hostile: build
+	@scripts/test-hostile $(BINARY)
+
+# Failing writes, fsyncs, renames, locks, a read-only store and SIGKILL during share
+# (scripts/fault-test, strace -e inject); the debug binaries come from `swift test`.
+faults: deps
+	$(SWIFT) build --product memesh-store-torture && $(SWIFT) build --product memesh
+	@scripts/fault-test
+
+faults-quick: unit-test
+	@scripts/fault-test --quick
 
 bench: build
 	@RELEASE_FLAGS="$(RELEASE_FLAGS)" scripts/bench
