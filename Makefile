@@ -84,6 +84,10 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/memesh.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/memesh
 
+# libFuzzer + ASan on every target, FUZZ_SECONDS (default 180) each, from Tests/Fuzz/corpus.
+fuzz: deps
+	@scripts/fuzz
+
 # The unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (C shim included), in
 # .build-sanitize.
 test-sanitize: deps

@@ -84,7 +84,7 @@ let package = Package(
     // MARK: - Fuzzing (scripts/fuzz, Tests/Fuzz/README.md)
     // What each libFuzzer target feeds to memesh.
     .target(
-      name: "MemeFuzzTargets", dependencies: ["MemeCore", "MemeMedia", "MemeStore"],
+      name: "MemeFuzzTargets", dependencies: ["MemeCore", "MemeMedia", "MemeStore", "MemeShell"],
       path: "Tests/Fuzz/Targets"),
     // libFuzzer's entry points when built with -sanitize=fuzzer; otherwise replays files.
     .executableTarget(

@@ -17,7 +17,9 @@ public struct FuzzTarget: Sendable {
   }
 
   /// Every target, in the order `make fuzz` runs them.
-  public static let all: [FuzzTarget] = [png, jpeg, exif, storeIndex, draft, caption]
+  public static let all: [FuzzTarget] = [
+    png, jpeg, exif, storeIndex, draft, caption, tokenizer, transcript,
+  ]
 
   /// The target called `name`, or nil.
   public static func named(_ name: String) -> FuzzTarget? {
