@@ -430,8 +430,12 @@ static void *compress_part(void *argument) {
   z_stream stream;
   memset(&stream, 0, sizeof stream);
   int level = part->options.level < 0 ? 1 : part->options.level > 9 ? 9 : part->options.level;
+  int strategy = part->options.strategy == 1   ? Z_FILTERED
+                 : part->options.strategy == 2 ? Z_HUFFMAN_ONLY
+                 : part->options.strategy == 3 ? Z_RLE
+                                               : Z_DEFAULT_STRATEGY;
   if (batch == NULL ||
-      deflateInit2(&stream, level, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+      deflateInit2(&stream, level, Z_DEFLATED, -15, 9, strategy) != Z_OK) {
     free(batch);
     row_filter_free(&filter);
     return NULL;

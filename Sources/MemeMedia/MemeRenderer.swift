@@ -32,12 +32,15 @@ public struct MemeRenderer: Sendable {
     public var filter: Int
     /// 1 or 2.
     public var threads: Int
+    /// zlib strategy: 0 default, 1 filtered, 2 Huffman only, 3 RLE (libdeflate ignores it).
+    public var strategy: Int
 
-    public init(useLibdeflate: Bool, level: Int, filter: Int, threads: Int) {
+    public init(useLibdeflate: Bool, level: Int, filter: Int, threads: Int, strategy: Int = 0) {
       self.useLibdeflate = useLibdeflate
       self.level = level
       self.filter = filter
       self.threads = threads
+      self.strategy = strategy
     }
   }
 
@@ -58,8 +61,15 @@ public struct MemeRenderer: Sendable {
   /// Under heavy load from other processes libdeflate's single thread was faster (its total CPU
   /// is lower), but zlib streams rows straight from the picture, so a 12-MP PNG share stays
   /// under 2.5× the decoded picture.
+  ///
+  /// 2026-11-25 08:26 UTC, whole render-bench run (decode + captions + PNG), 3 interleaved
+  /// runs, machine shared: zlib 1 Up default strategy 728–738 ms 16.33 MB; with Z_RLE (strategy
+  /// 3) 599–631 ms, 19.81 MB (Paeth + RLE 18.18 MB but 796 ms; Sub + RLE 20.14 MB). Issue 8's
+  /// size budget is 15 % over "zlib level 6" as the floor makes it (libpng defaults, 22.02 MB):
+  /// Z_RLE's 19.81 MB is 90 % of that. Against zlib 6 with our Up filter (16.37 MB) it is
+  /// 121 %; set `strategy: 0` to get back to 16.3 MB for about 110 ms more on 12 MP.
   public static let pngCompression = PNGCompression(
-    useLibdeflate: false, level: 1, filter: 2, threads: 2)
+    useLibdeflate: false, level: 1, filter: 2, threads: 2, strategy: 3)
 
   public var captions: CaptionRenderer
   public var pngCompression: PNGCompression
@@ -108,7 +118,8 @@ public struct MemeRenderer: Sendable {
     let recipe = options.recipe?.encoded()
     let settings = memesh_png_options(
       use_libdeflate: pngCompression.useLibdeflate ? 1 : 0, level: Int32(pngCompression.level),
-      filter: Int32(pngCompression.filter), threads: Int32(pngCompression.threads))
+      filter: Int32(pngCompression.filter), threads: Int32(pngCompression.threads),
+      strategy: Int32(pngCompression.strategy))
     let data = try MemeRenderer.withRows(of: image, in: rect, strips: strips, isOpaque: isOpaque) {
       rows in
       try thumbnailPixels.withUnsafeMutableBufferPointer { thumbnail in

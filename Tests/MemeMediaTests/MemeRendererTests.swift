@@ -174,14 +174,17 @@ import Testing
   }
 
   @Test(arguments: [
-    (false, 1, 2, 1), (false, 1, 2, 2), (false, 6, 1, 2), (false, 2, 5, 2), (true, 1, 2, 2),
-    (true, 1, 4, 1), (true, 6, 3, 2), (false, 1, 0, 2),
+    (false, 1, 2, 1, 0), (false, 1, 2, 2, 0), (false, 6, 1, 2, 0), (false, 2, 5, 2, 0),
+    (true, 1, 2, 2, 0), (true, 1, 4, 1, 0), (true, 6, 3, 2, 0), (false, 1, 0, 2, 0),
+    (false, 1, 2, 2, 3), (false, 1, 2, 1, 3), (false, 1, 4, 2, 3), (false, 6, 2, 2, 1),
+    (false, 1, 2, 2, 2),
   ])
-  func everyCompressionSettingRoundTrips(libdeflate: Bool, level: Int, filter: Int, threads: Int)
-    throws
-  {
+  func everyCompressionSettingRoundTrips(
+    libdeflate: Bool, level: Int, filter: Int, threads: Int, strategy: Int
+  ) throws {
     let compression = MemeRenderer.PNGCompression(
-      useLibdeflate: libdeflate, level: level, filter: filter, threads: threads)
+      useLibdeflate: libdeflate, level: level, filter: filter, threads: threads,
+      strategy: strategy)
     let renderer = MemeRenderer(catalog: .standard(), pngCompression: compression)
     for photo in [
       Self.photo(width: 300, height: 200),

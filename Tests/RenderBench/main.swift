@@ -2,7 +2,7 @@
 // `make bench` and for measuring MemeRenderer before the shell calls it.
 //
 //     memesh-render-bench IN OUT [--top T] [--bottom B] [--font F]
-//                         [--png METHOD:LEVEL:FILTER:THREADS]
+//                         [--png METHOD:LEVEL:FILTER:THREADS[:STRATEGY]]
 //                         [--phases] [--slow] [--load-detail] [--preview N]
 //
 // METHOD is zlib or deflate. --phases prints how long each step took to stderr. --slow renders
@@ -45,14 +45,17 @@ let format: ImageFormat = output.lowercased().hasSuffix(".png") ? .png : .jpeg
 var compression = MemeRenderer.pngCompression
 if let pngSpec {
   let parts = pngSpec.split(separator: ":").map(String.init)
-  guard parts.count == 4, let level = Int(parts[1]), let filter = Int(parts[2]),
-    let threads = Int(parts[3])
+  guard parts.count == 4 || parts.count == 5, let level = Int(parts[1]),
+    let filter = Int(parts[2]), let threads = Int(parts[3]),
+    let strategy = parts.count == 5 ? Int(parts[4]) : 0
   else {
-    FileHandle.standardError.write(Data("error: --png METHOD:LEVEL:FILTER:THREADS\n".utf8))
+    FileHandle.standardError.write(
+      Data("error: --png METHOD:LEVEL:FILTER:THREADS[:STRATEGY]\n".utf8))
     exit(2)
   }
   compression = MemeRenderer.PNGCompression(
-    useLibdeflate: parts[0] == "deflate", level: level, filter: filter, threads: threads)
+    useLibdeflate: parts[0] == "deflate", level: level, filter: filter, threads: threads,
+    strategy: strategy)
 }
 
 /// Peak resident memory so far, from /proc (Linux), for --phases.

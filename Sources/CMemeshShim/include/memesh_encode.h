@@ -28,6 +28,8 @@ typedef struct memesh_png_options {
   int filter;
   /// 1 or 2.
   int threads;
+  /// zlib strategy (ignored by libdeflate): 0 default, 1 filtered, 2 Huffman only, 3 RLE.
+  int strategy;
 } memesh_png_options;
 
 /// 1 when every pixel's alpha is 255 (`image->opaque` when known).
