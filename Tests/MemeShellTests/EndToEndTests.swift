@@ -123,6 +123,14 @@ import Testing
 }
 
 extension EndToEndTests {
+  /// The sanitizer settings of `make test-sanitize` (suppressions included), passed on to a
+  /// memesh started with an environment of its own; empty in an ordinary run.
+  static var sanitizerOptions: [String: String] {
+    ProcessInfo.processInfo.environment.filter {
+      ["ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"].contains($0.key)
+    }
+  }
+
   @Test func aClosedPipeEndsMemeshQuietlyWithStatusOne() throws {
     let binary = try #require(Self.binary(), "the memesh binary is not built")
     let home = scratchHome()
@@ -130,7 +138,9 @@ extension EndToEndTests {
     let process = Process()
     process.executableURL = binary
     process.arguments = ["-c", Array(repeating: "help", count: 200).joined(separator: ";")]
-    process.environment = ["MEMESH_HOME": home.path, "PATH": "/usr/bin:/bin"]
+    process.environment = Self.sanitizerOptions.merging([
+      "MEMESH_HOME": home.path, "PATH": "/usr/bin:/bin",
+    ]) { $1 }
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout
@@ -173,10 +183,10 @@ extension EndToEndTests {
       "load images/cat.png; top clip; share clipboard; load images/square.png; share open --format jpeg",
     ]
     process.currentDirectoryURL = Self.packageRoot.appendingPathComponent("transcripts")
-    process.environment = [
+    process.environment = Self.sanitizerOptions.merging([
       "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin",
       "WAYLAND_DISPLAY": "wayland-0",
-    ]
+    ]) { $1 }
     let stdout = Pipe()
     process.standardOutput = stdout
     process.standardError = FileHandle.nullDevice
@@ -213,9 +223,9 @@ extension EndToEndTests {
     let process = Process()
     process.executableURL = binary
     process.arguments = ["-c", "help camera; camera; info"]
-    process.environment = [
+    process.environment = Self.sanitizerOptions.merging([
       "MEMESH_HOME": home.path, "PATH": tools.path + ":/usr/bin:/bin", "MEMESH_CAMERA": device.path,
-    ]
+    ]) { $1 }
     let stdout = Pipe()
     process.standardOutput = stdout
     process.standardError = FileHandle.nullDevice
