@@ -57,9 +57,15 @@ struct CaptionCanvas {
     guard bitmap.width > 0, !bitmap.isColor, region.width > 0 else { return }
     let originX = x + bitmap.left - region.x
     let originY = y - bitmap.top - region.y
-    let columns = max(0, -originX)..<min(bitmap.width, region.width - originX)
-    let rows = max(0, -originY)..<min(bitmap.height, region.height - originY)
-    guard !columns.isEmpty, !rows.isEmpty else { return }
+    // A glyph may lie wholly outside the region (found by the caption fuzz target: a combining
+    // mark on a space, then a long word); then there is nothing to merge, and no range to make.
+    let firstColumn = max(0, -originX)
+    let endColumn = min(bitmap.width, region.width - originX)
+    let firstRow = max(0, -originY)
+    let endRow = min(bitmap.height, region.height - originY)
+    guard firstColumn < endColumn, firstRow < endRow else { return }
+    let columns = firstColumn..<endColumn
+    let rows = firstRow..<endRow
     let width = region.width
     bitmap.pixels.withUnsafeBufferPointer { source in
       mask.withUnsafeMutableBufferPointer { destination in
