@@ -69,6 +69,9 @@ extension StoreIndex {
     guard depth <= maximumNesting else {
       throw IndexDamage("nested more than \(maximumNesting) levels deep")
     }
+    if let bad = malformedNumber(in: data) {
+      throw IndexDamage("a <\(bad)> holds something that is not a number")
+    }
     var index: StoreIndex
     do {
       index = try PropertyListDecoder().decode(StoreIndex.self, from: data)
@@ -99,6 +102,26 @@ extension StoreIndex {
 
   /// The deepest nesting of `<dict>` and `<array>` elements, found by scanning the bytes (cheap,
   /// and safe on input that would crash a recursive decoder).
+  /// The element name of the first `<integer>` or `<real>` whose text is not plain ASCII digits
+  /// and signs: PropertyListDecoder traps on such bytes instead of throwing (found by the
+  /// store-index fuzz target: `<integer>` followed by 0xFF bytes).
+  static func malformedNumber(in data: Data) -> String? {
+    let allowed = Set("0123456789+-.eExXabcdefABCDEF \t\r\n".utf8)
+    for name in ["integer", "real"] {
+      let open = Array("<\(name)>".utf8)
+      var start = data.startIndex
+      while let range = data[start...].firstRange(of: open) {
+        var position = range.upperBound
+        while position < data.endIndex, data[position] != UInt8(ascii: "<") {
+          if !allowed.contains(data[position]) { return name }
+          position += 1
+        }
+        start = position
+      }
+    }
+    return nil
+  }
+
   static func nestingDepth(of data: Data) -> Int {
     data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int in
       let bytes = buffer.bindMemory(to: UInt8.self)

@@ -71,6 +71,19 @@ import Testing
             with: "<key>id</key>\n\t\t\t<integer>1</integer>"
           ).utf8)
       }, expected: "appears twice"),
+    // PropertyListDecoder traps on these bytes instead of throwing (store-index fuzz target).
+    Damage(
+      name: "bytes in a number",
+      bytes: { xml in
+        var bytes = [UInt8]()
+        let text = String(decoding: xml, as: UTF8.self)
+        let marker = "<key>version</key>\n\t<integer>"
+        guard let range = text.range(of: marker) else { return xml }
+        bytes += Array(text[..<range.upperBound].utf8)
+        bytes += [UInt8](repeating: 0xFF, count: 24)
+        bytes += Array(text[range.upperBound...].utf8)
+        return Data(bytes)
+      }, expected: "a <integer> holds something that is not a number"),
   ]
 
   @Test(arguments: damages)
