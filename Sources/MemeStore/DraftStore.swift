@@ -98,6 +98,9 @@ public final class DraftStore: @unchecked Sendable {
     guard StoreIndex.nestingDepth(of: data) <= StoreIndex.maximumNesting else {
       throw damaged("nested too deeply")
     }
+    if let bad = StoreIndex.malformedNumber(in: data) {
+      throw damaged("a <\(bad)> holds something that is not a number")
+    }
     let file: DraftFile
     do {
       file = try PropertyListDecoder().decode(DraftFile.self, from: data)

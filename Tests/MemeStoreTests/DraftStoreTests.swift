@@ -36,6 +36,22 @@ import Testing
     #expect(try DraftStore(home: home).load() == document)
   }
 
+  /// PropertyListDecoder traps on non-ASCII bytes in an `<integer>`; the draft is refused and
+  /// moved aside instead, with a one-line reason.
+  @Test func aNumberHoldingOtherBytesIsDamageNotACrash() throws {
+    let scratch = try Scratch()
+    let store = DraftStore(home: scratch.url)
+    try store.save(DraftDocument(steps: [Self.step("new", sha: nil)], current: 0))
+    let path = scratch.url.appendingPathComponent("draft/draft.plist")
+    let text = try String(contentsOf: path, encoding: .utf8)
+    let marker = try #require(text.range(of: "<integer>"))
+    let bytes =
+      Array(text[..<marker.upperBound].utf8) + [UInt8](repeating: 0xFF, count: 16)
+      + Array(text[marker.upperBound...].utf8)
+    try Data(bytes).write(to: path)
+    #expect(throws: StoreError.self) { try DraftStore(home: scratch.url).load() }
+  }
+
   @Test func noDraftLoadsAsNil() throws {
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
