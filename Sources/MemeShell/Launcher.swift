@@ -146,7 +146,7 @@ public enum Launcher {
     if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
       return URL(fileURLWithPath: state).appendingPathComponent("memesh/history")
     }
-    let user = environment["HOME"] ?? NSHomeDirectory()
+    let user = OutputFile.homeDirectory(environment: environment)
     return URL(fileURLWithPath: user).appendingPathComponent(".local/state/memesh/history")
   }
 
