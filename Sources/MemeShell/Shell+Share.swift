@@ -59,7 +59,10 @@ extension Shell {
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
       originalSHA256: picture.sha256, original: picture.originalBytes, rendered: rendered.data,
-      thumbnail: rendered.thumbnail)
+      thumbnail: rendered.thumbnail,
+      // The draft saved these very bytes on 'load': the store links that file (it checks the
+      // bytes, and writes them when it cannot link).
+      originalFile: drafts.imageURL(sha256: picture.sha256).path)
     let meme: Meme
     if let id = state.editingID {
       do {
