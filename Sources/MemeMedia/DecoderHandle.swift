@@ -82,6 +82,13 @@ final class DecoderHandle {
     return Data(bytes: bytes, count: size)
   }
 
+  /// The embedded RGB colour profile (ICC), when there is a whole one.
+  var iccProfile: Data? {
+    var size = 0
+    guard let bytes = memesh_decoder_icc(pointer, &size), size > 0 else { return nil }
+    return Data(bytes: bytes, count: size)
+  }
+
   /// The embedded recipe text, when there is one.
   var recipeText: String? {
     var size = 0

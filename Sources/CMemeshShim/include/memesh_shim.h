@@ -56,6 +56,12 @@ const char *memesh_decoder_warning(const memesh_decoder *decoder, int index);
 const uint8_t *memesh_decoder_exif(const memesh_decoder *decoder, size_t *size);
 /// The memesh recipe (PNG iTXt `memesh:recipe` or JPEG COM `memesh:recipe …`), or NULL.
 const uint8_t *memesh_decoder_recipe(const memesh_decoder *decoder, size_t *size);
+/// The embedded ICC colour profile when it is a whole RGB profile (JPEG APP2 markers, PNG
+/// iCCP), or NULL: what memesh carries into the meme so the photo keeps its colours.
+const uint8_t *memesh_decoder_icc(const memesh_decoder *decoder, size_t *size);
+/// Whether `icc` is a whole ICC profile (its declared size, the 'acsp' signature) whose data
+/// colour space is RGB, the only kind that describes memesh's RGB output.
+int memesh_icc_is_rgb(const uint8_t *icc, size_t size);
 
 // MARK: - Encoding
 
