@@ -256,8 +256,9 @@ static void encode_jpeg_silent(j_common_ptr info) { (void)info; }
 /// Encodes rows `first_row ..< first_row + row_count` as a JPEG of their own; `restart_rows`
 /// 1 puts a restart marker after every MCU row, so two parts can be spliced into one file.
 static int encode_jpeg_part(const memesh_rows *image, uint32_t first_row, uint32_t row_count,
-                            int quality, const char *recipe, int restart_rows, int jfif,
-                            uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+                            int quality, const char *recipe, const uint8_t *icc,
+                            size_t icc_size, int restart_rows, int jfif, uint8_t **out,
+                            size_t *out_size, char *message, size_t message_size) {
   *out = NULL;
   *out_size = 0;
   struct jpeg_rows_encoder *encoder = calloc(1, sizeof *encoder);
@@ -304,6 +305,11 @@ static int encode_jpeg_part(const memesh_rows *image, uint32_t first_row, uint32
     longjmp(encoder->jump, 1);
   }
   jpeg_start_compress(&encoder->jpeg, TRUE);
+  // The photo's colour profile, so viewers show its colours (a Display P3 phone photo would
+  // otherwise look duller): libjpeg-turbo splits it over APP2 markers.
+  if (icc != NULL && icc_size > 0 && icc_size <= UINT_MAX) {
+    jpeg_write_icc_profile(&encoder->jpeg, icc, (unsigned int)icc_size);
+  }
   if (recipe != NULL) {
     size_t length = strlen(recipe);
     if (length + sizeof encode_recipe_keyword > 65533) {
@@ -372,6 +378,7 @@ struct jpeg_part_job {
 static void *encode_jpeg_part_job(void *argument) {
   struct jpeg_part_job *job = argument;
   job->status = encode_jpeg_part(job->image, job->first_row, job->row_count, job->quality, NULL,
+                                 NULL, 0,
                                  1, 0, &job->data, &job->size, job->message, sizeof job->message);
   return NULL;
 }
@@ -440,14 +447,16 @@ static uint8_t *splice_jpeg(uint8_t *first, size_t first_size, const uint8_t *se
 }
 
 int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *recipe,
-                            uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+                            const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
+                            char *message, size_t message_size) {
   // Large pictures are encoded as two halves on two threads, joined at a restart marker (every
   // MCU row restarts, which costs a few bytes per row). The halves split on a 16-row boundary,
   // so the decoded pixels are the same as from one pass.
   uint32_t mcu = 16;
   uint32_t split = image->height / 2 / mcu * mcu;
   if (image->height < 512 || image->width < 64) {
-    return encode_jpeg_part(image, 0, image->height, quality, recipe, 0, 1, out, out_size,
+    return encode_jpeg_part(image, 0, image->height, quality, recipe, icc, icc_size, 0, 1, out,
+                            out_size,
                             message, message_size);
   }
   struct jpeg_part_job job = {image, split, image->height - split, quality, MEMESH_ERROR, NULL, 0,
@@ -456,7 +465,8 @@ int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *r
   int threaded = pthread_create(&thread, NULL, encode_jpeg_part_job, &job) == 0;
   uint8_t *first = NULL;
   size_t first_size = 0;
-  int status = encode_jpeg_part(image, 0, split, quality, recipe, 1, 1, &first, &first_size,
+  int status = encode_jpeg_part(image, 0, split, quality, recipe, icc, icc_size, 1, 1, &first,
+                                &first_size,
                                 message, message_size);
   if (threaded) pthread_join(thread, NULL);
   else encode_jpeg_part_job(&job);
@@ -472,7 +482,8 @@ int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *r
   if (joined == NULL) {
     free(first);
     // Not the layout expected: one pass, as small pictures are encoded.
-    return encode_jpeg_part(image, 0, image->height, quality, recipe, 0, 1, out, out_size,
+    return encode_jpeg_part(image, 0, image->height, quality, recipe, icc, icc_size, 0, 1, out,
+                            out_size,
                             message, message_size);
   }
   *out = joined;
@@ -838,9 +849,33 @@ static void png_output_warning(png_structp png, png_const_charp text) {
   (void)text;
 }
 
+/// Whether libpng takes `icc` as an iCCP chunk without complaint. libpng checks a profile when
+/// it is set (its tags, its rendering intent, known-bad sRGB profiles) and, writing, treats a
+/// doubt as an error; a profile it refuses is left out rather than failing the meme.
+static int png_icc_acceptable(const uint8_t *icc, size_t icc_size) {
+  if (!memesh_icc_is_rgb(icc, icc_size)) return 0;
+  struct png_output probe_output;
+  memset(&probe_output, 0, sizeof probe_output);
+  png_structp volatile png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &probe_output,
+                                                     png_output_error, png_output_warning);
+  if (png == NULL) return 0;
+  png_infop volatile info = png_create_info_struct(png);
+  int accepted = 0;
+  if (info != NULL && !setjmp(png_jmpbuf(png))) {
+    png_set_IHDR(png, info, 1, 1, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
+    accepted = png_get_valid(png, info, PNG_INFO_iCCP) != 0 && probe_output.message[0] == 0;
+  }
+  png_structp png_copy = png;
+  png_infop info_copy = info;
+  png_destroy_write_struct(&png_copy, info_copy != NULL ? &info_copy : NULL);
+  return accepted;
+}
+
 int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char *recipe,
-                           memesh_png_options options, uint8_t **out, size_t *out_size,
-                           char *message, size_t message_size) {
+                           const uint8_t *icc, size_t icc_size, memesh_png_options options,
+                           uint8_t **out, size_t *out_size, char *message, size_t message_size) {
   *out = NULL;
   *out_size = 0;
   struct png_part parts[2];
@@ -856,7 +891,7 @@ int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char 
   png_structp volatile png = NULL;
   png_infop volatile info = NULL;
   if (output != NULL) {
-    output->capacity = stream_size + (recipe != NULL ? strlen(recipe) : 0) + 4096;
+    output->capacity = stream_size + (recipe != NULL ? strlen(recipe) : 0) + icc_size + 4096;
     output->data = malloc(output->capacity);
     if (output->data != NULL) {
       png = png_create_write_struct(PNG_LIBPNG_VER_STRING, output, png_output_error,
@@ -887,6 +922,9 @@ int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char 
   png_set_IHDR(png, info, image->width, image->height, 8,
                keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (icc != NULL && icc_size > 0 && png_icc_acceptable(icc, icc_size)) {
+    png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
+  }
   if (recipe != NULL) {
     png_text text;
     memset(&text, 0, sizeof text);
@@ -1044,10 +1082,12 @@ int memesh_render_rows(const memesh_rows *image, const memesh_render_request *re
   int threaded = wants_thumbnail && pthread_create(&thread, NULL, make_thumbnail, &job) == 0;
   int status = request->png
                    ? memesh_encode_png_rows(image, request->keep_alpha, request->recipe,
+                                            request->icc, request->icc_size,
                                             request->png_options, out, out_size, message,
                                             message_size)
-                   : memesh_encode_jpeg_rows(image, request->jpeg_quality, request->recipe, out,
-                                             out_size, message, message_size);
+                   : memesh_encode_jpeg_rows(image, request->jpeg_quality, request->recipe,
+                                             request->icc, request->icc_size, out, out_size,
+                                             message, message_size);
   if (threaded) pthread_join(thread, NULL);
   else if (wants_thumbnail) make_thumbnail(&job);
   return status;

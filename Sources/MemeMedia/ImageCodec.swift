@@ -46,10 +46,13 @@ public struct EncodeOptions: Sendable, Equatable {
   public var jpegQuality: Int
   /// Embedded as a PNG iTXt chunk or a JPEG COM segment.
   public var recipe: MemeRecipe?
+  /// The photo's RGB colour profile (ICC), embedded so viewers show the photo's colours.
+  public var iccProfile: Data?
 
-  public init(jpegQuality: Int = 90, recipe: MemeRecipe? = nil) {
+  public init(jpegQuality: Int = 90, recipe: MemeRecipe? = nil, iccProfile: Data? = nil) {
     self.jpegQuality = jpegQuality
     self.recipe = recipe
+    self.iccProfile = iccProfile
   }
 }
 
@@ -64,6 +67,17 @@ public enum ImageCodec {
     return DecodedImage(
       image: ImageOps.oriented(raw.image, orientation: raw.orientation), format: format,
       orientation: raw.orientation, warnings: raw.warnings, recipe: raw.recipe)
+  }
+
+  /// The RGB colour profile (ICC) embedded in PNG or JPEG bytes, read from the header alone;
+  /// nil when there is none, when it is not a whole RGB profile, or when the header is
+  /// unreadable.
+  public static func iccProfile(of data: Data) -> Data? {
+    guard let format = sniff(data), let handle = try? DecoderHandle() else { return nil }
+    let opened = data.withUnsafeBytes { bytes in
+      (try? handle.open(format, bytes: bytes, limits: .default)) != nil
+    }
+    return opened ? handle.iccProfile : nil
   }
 
   /// A small upright copy whose longest side is at most about `maxDimension`, using libjpeg's

@@ -91,11 +91,15 @@ public struct MemeRenderer: Sendable {
     let recipe = MemeRecipe(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
       originalSHA256: picture.sha256)
+    // The photo's colour profile rides along (read from the original's header, ~0.1 ms).
+    let options = EncodeOptions(
+      jpegQuality: jpegQuality, recipe: recipe,
+      iccProfile: ImageCodec.iccProfile(of: picture.originalBytes))
     // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
     // look at 12 million alpha bytes.
     return try render(
       picture.image, top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
-      format: format, options: EncodeOptions(jpegQuality: jpegQuality, recipe: recipe),
+      format: format, options: options,
       isOpaque: picture.format == .jpeg ? true : nil)
   }
 
@@ -120,19 +124,23 @@ public struct MemeRenderer: Sendable {
       use_libdeflate: pngCompression.useLibdeflate ? 1 : 0, level: Int32(pngCompression.level),
       filter: Int32(pngCompression.filter), threads: Int32(pngCompression.threads),
       strategy: Int32(pngCompression.strategy))
+    let icc = [UInt8](options.iccProfile ?? Data())
     let data = try MemeRenderer.withRows(
       of: image, in: rect, captions: canvases, isOpaque: isOpaque
     ) { rows in
       try thumbnailPixels.withUnsafeMutableBufferPointer { thumbnail in
         try MemeRenderer.withOptionalCString(recipe) { recipe in
-          let keepAlpha: Int32 = format == .png && memesh_rows_opaque(rows) == 0 ? 1 : 0
-          var request = memesh_render_request(
-            png: format == .png ? 1 : 0,
-            jpeg_quality: Int32(min(100, max(1, options.jpegQuality))), keep_alpha: keepAlpha,
-            png_options: settings, recipe: recipe, thumbnail_width: UInt32(thumbnailSize.width),
-            thumbnail_height: UInt32(thumbnailSize.height), thumbnail: thumbnail.baseAddress)
-          return try MemeRenderer.encoded(format) { out, size, message, messageSize in
-            memesh_render_rows(rows, &request, out, size, message, messageSize)
+          try icc.withUnsafeBufferPointer { icc in
+            let keepAlpha: Int32 = format == .png && memesh_rows_opaque(rows) == 0 ? 1 : 0
+            var request = memesh_render_request(
+              png: format == .png ? 1 : 0,
+              jpeg_quality: Int32(min(100, max(1, options.jpegQuality))), keep_alpha: keepAlpha,
+              png_options: settings, recipe: recipe, icc: icc.baseAddress, icc_size: icc.count,
+              thumbnail_width: UInt32(thumbnailSize.width),
+              thumbnail_height: UInt32(thumbnailSize.height), thumbnail: thumbnail.baseAddress)
+            return try MemeRenderer.encoded(format) { out, size, message, messageSize in
+              memesh_render_rows(rows, &request, out, size, message, messageSize)
+            }
           }
         }
       }

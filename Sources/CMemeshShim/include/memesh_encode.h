@@ -76,14 +76,17 @@ typedef struct memesh_png_options {
 int memesh_rows_opaque(const memesh_rows *image);
 
 /// Baseline JPEG at `quality` (alpha composited over white); `recipe` (or NULL) becomes a COM
-/// segment "memesh:recipe …". On success `*out` is malloc'd; free it with memesh_free.
+/// segment "memesh:recipe …"; `icc` (or NULL) is embedded as the colour profile (APP2).
+/// On success `*out` is malloc'd; free it with memesh_free.
 int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *recipe,
-                            uint8_t **out, size_t *out_size, char *message, size_t message_size);
+                            const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
+                            char *message, size_t message_size);
 
-/// PNG, RGB when `keep_alpha` is 0; `recipe` (or NULL) becomes an iTXt chunk `memesh:recipe`.
+/// PNG, RGB when `keep_alpha` is 0; `recipe` (or NULL) becomes an iTXt chunk `memesh:recipe`;
+/// `icc` (or NULL) an iCCP chunk when it is an RGB profile libpng accepts (else left out).
 int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char *recipe,
-                           memesh_png_options options, uint8_t **out, size_t *out_size,
-                           char *message, size_t message_size);
+                           const uint8_t *icc, size_t icc_size, memesh_png_options options,
+                           uint8_t **out, size_t *out_size, char *message, size_t message_size);
 
 /// Box-filter reduction (alpha-weighted) of `image` to `out_width`×`out_height` RGBA8 pixels.
 void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
@@ -97,6 +100,9 @@ typedef struct memesh_render_request {
   int keep_alpha;
   memesh_png_options png_options;
   const char *recipe;
+  /// The photo's RGB colour profile to embed (NULL: none).
+  const uint8_t *icc;
+  size_t icc_size;
   /// Thumbnail size (0×0: none) and where its RGBA8 pixels go.
   uint32_t thumbnail_width, thumbnail_height;
   uint8_t *thumbnail;
