@@ -63,6 +63,23 @@ import Testing
     #expect(decoded.image == expected)
   }
 
+  /// The captions are drawn row by row by the encoder's and the thumbnail's threads: over
+  /// translucent pixels and with color emoji, the PNG and the thumbnail still equal drawing on
+  /// a copy.
+  @Test(arguments: [false, true])
+  func captionRowsMatchTheSlowPathOverTransparency(translucent: Bool) throws {
+    let photo = Self.photo(width: 333, height: 517) { x, y in
+      translucent ? UInt8((x * 3 + y) % 256) : 255
+    }
+    let (top, bottom) = ("one does not simply 😀", "draw rows 👍🏽 twice")
+    let output = try renderer.render(photo, top: top, bottom: bottom, font: "Anton", format: .png)
+    let expected = try reference(photo, top: top, bottom: bottom, crop: .off)
+    #expect(try decode(output.data).image == expected)
+    let thumbnail = MemeRenderer.reduced(
+      expected, toFit: MemeRenderer.thumbnailDimension, isOpaque: translucent ? nil : true)
+    #expect(try decode(output.thumbnail).image == thumbnail)
+  }
+
   @Test func jpegDecodesBackCloseToTheSlowPath() throws {
     let photo = Self.photo(width: 400, height: 300)
     let output = try renderer.render(
