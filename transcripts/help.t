@@ -36,6 +36,7 @@ Detail:
 Anywhere:
   help [COMMAND]                    list the commands, or explain one
   source FILE                       run the commands in a file (or a transcript's inputs)
+  clear (cls)                       clear the screen (and the scrollback, as clear(1) does)
   quit (exit)                       leave memesh (so does Ctrl-D)
 
 Commands work from any view when their intent is clear. Quote words with spaces: load 'my photo.jpg'.

@@ -66,7 +66,11 @@ struct memesh_decoder {
   size_t recipe_size;
   uint8_t *exif;
   size_t exif_size;
+  uint8_t *icc;
+  size_t icc_size;
+  int icc_tried;
   // PNG
+  int png_image_started;  // png_read_info is done: later chunks come after the image data
   png_structp png;
   png_infop png_info;
   const uint8_t *data;
@@ -88,6 +92,7 @@ void memesh_decoder_free(memesh_decoder *decoder) {
   if (decoder->jpeg_created) jpeg_destroy_decompress(&decoder->jpeg);
   free(decoder->recipe);
   free(decoder->exif);
+  free(decoder->icc);
   free(decoder);
 }
 
@@ -116,6 +121,20 @@ const uint8_t *memesh_decoder_exif(const memesh_decoder *decoder, size_t *size) 
 const uint8_t *memesh_decoder_recipe(const memesh_decoder *decoder, size_t *size) {
   *size = decoder->recipe_size;
   return decoder->recipe;
+}
+
+const uint8_t *memesh_decoder_icc(const memesh_decoder *decoder, size_t *size) {
+  *size = decoder->icc_size;
+  return decoder->icc;
+}
+
+enum { MAX_ICC_SIZE = 4 * 1024 * 1024 };
+
+int memesh_icc_is_rgb(const uint8_t *icc, size_t size) {
+  if (icc == NULL || size < 132 || size > MAX_ICC_SIZE) return 0;
+  uint32_t declared =
+      (uint32_t)icc[0] << 24 | (uint32_t)icc[1] << 16 | (uint32_t)icc[2] << 8 | icc[3];
+  return declared == size && memcmp(icc + 36, "acsp", 4) == 0 && memcmp(icc + 16, "RGB ", 4) == 0;
 }
 
 /// Copies `size` bytes so they outlive the library structure they came from.
@@ -177,6 +196,32 @@ static void png_read_function(png_structp png, png_bytep target, size_t length) 
   decoder->offset += length;
 }
 
+/// Keeps the first iCCP profile (keyword, NUL, method 0, zlib data) when it inflates, within
+/// MAX_ICC_SIZE, to a whole RGB profile. Only the first iCCP chunk is looked at and libdeflate
+/// stops at the bound, so a compressed bomb costs at most that much work once; anything else is
+/// left out silently, as libpng would.
+static void png_icc_chunk(memesh_decoder *decoder, const uint8_t *data, size_t size) {
+  if (decoder->icc_tried) return;
+  decoder->icc_tried = 1;
+  if (size < 3) return;
+  const uint8_t *nul = memchr(data, 0, size < 81 ? size : 81);
+  if (nul == NULL || nul == data || (size_t)(nul - data) + 2 > size || nul[1] != 0) return;
+  const uint8_t *compressed = nul + 2;
+  size_t compressed_size = size - (size_t)(compressed - data);
+  struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
+  uint8_t *profile = malloc(MAX_ICC_SIZE);
+  size_t profile_size = 0;
+  if (inflater != NULL && profile != NULL &&
+      libdeflate_zlib_decompress(inflater, compressed, compressed_size, profile, MAX_ICC_SIZE,
+                                 &profile_size) == LIBDEFLATE_SUCCESS &&
+      memesh_icc_is_rgb(profile, profile_size)) {
+    decoder->icc = copy_bytes(profile, profile_size);
+    if (decoder->icc != NULL) decoder->icc_size = profile_size;
+  }
+  free(profile);
+  if (inflater != NULL) libdeflate_free_decompressor(inflater);
+}
+
 /// libpng hands every chunk it does not decode itself here, as raw bytes. Keeps the first
 /// uncompressed iTXt `memesh:recipe` (the form memesh writes); drops every other ancillary
 /// chunk (1: handled, libpng keeps nothing); an unknown critical chunk is an error, as libpng
@@ -184,6 +229,18 @@ static void png_read_function(png_structp png, png_bytep target, size_t length) 
 static int png_recipe_chunk(png_structp png, png_unknown_chunkp chunk) {
   memesh_decoder *decoder = png_get_user_chunk_ptr(png);
   if ((chunk->name[0] & 0x20) == 0) png_chunk_error(png, "unhandled critical chunk");
+  if (memcmp(chunk->name, "iCCP", 4) == 0) {
+    png_icc_chunk(decoder, chunk->data, chunk->size);
+    return 1;
+  }
+  // EXIF (its orientation) counts only before the image data, as browsers read it.
+  if (memcmp(chunk->name, "eXIf", 4) == 0) {
+    if (decoder->exif == NULL && !decoder->png_image_started && chunk->size > 0) {
+      decoder->exif = copy_bytes(chunk->data, chunk->size);
+      if (decoder->exif != NULL) decoder->exif_size = chunk->size;
+    }
+    return 1;
+  }
   if (memcmp(chunk->name, "iTXt", 4) != 0) return 1;
   size_t keyword = sizeof recipe_keyword;  // with its NUL
   if (decoder->recipe != NULL || chunk->size < keyword + 2 ||
@@ -232,11 +289,12 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
   // uncompressed `memesh:recipe` is kept, nothing is inflated (200 compressed iTXt chunks of
   // 4 MB each kept libpng busy 1.4 s before).
   png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
-  static const png_byte kept[] = "iTXt";
-  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_ALWAYS, kept, 1);
+  static const png_byte kept[] = "iTXt\0iCCP\0eXIf";
+  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_ALWAYS, kept, 3);
   png_set_read_user_chunk_fn(decoder->png, decoder, png_recipe_chunk);
 
   png_read_info(decoder->png, decoder->png_info);
+  decoder->png_image_started = 1;
   png_uint_32 width = 0, height = 0;
   int bit_depth = 0, color_type = 0;
   png_get_IHDR(decoder->png, decoder->png_info, &width, &height, &bit_depth, &color_type, NULL,
@@ -368,6 +426,7 @@ int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_
   decoder->jpeg.progress = &decoder->jpeg_progress;
   jpeg_mem_src(&decoder->jpeg, data, (unsigned long)size);
   jpeg_save_markers(&decoder->jpeg, JPEG_APP0 + 1, 0xffff);
+  jpeg_save_markers(&decoder->jpeg, JPEG_APP0 + 2, 0xffff);
   jpeg_save_markers(&decoder->jpeg, JPEG_COM, 0xffff);
   jpeg_read_header(&decoder->jpeg, TRUE);
 
@@ -392,6 +451,17 @@ int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_
     snprintf(decoder->failure.message, MESSAGE_SIZE,
              "unsupported JPEG color space (%d components)", decoder->jpeg.num_components);
     return MEMESH_ERROR;
+  }
+  // The colour profile of an RGB photo (a CMYK or grayscale profile does not describe the RGB
+  // meme, so it is not kept).
+  JOCTET *icc = NULL;
+  unsigned int icc_size = 0;
+  if (!decoder->cmyk && decoder->jpeg.jpeg_color_space != JCS_GRAYSCALE &&
+      jpeg_read_icc_profile(&decoder->jpeg, &icc, &icc_size) && memesh_icc_is_rgb(icc, icc_size)) {
+    decoder->icc = icc;
+    decoder->icc_size = icc_size;
+  } else {
+    free(icc);
   }
   decoder->source_width = decoder->jpeg.image_width;
   decoder->source_height = decoder->jpeg.image_height;

@@ -75,10 +75,17 @@ final class DecoderHandle {
     }
   }
 
-  /// The APP1 EXIF payload (a TIFF structure), when the JPEG has one.
+  /// The EXIF payload (a TIFF structure): a JPEG's APP1, a PNG's eXIf before the image data.
   var exif: Data? {
     var size = 0
     guard let bytes = memesh_decoder_exif(pointer, &size), size > 0 else { return nil }
+    return Data(bytes: bytes, count: size)
+  }
+
+  /// The embedded RGB colour profile (ICC), when there is a whole one.
+  var iccProfile: Data? {
+    var size = 0
+    guard let bytes = memesh_decoder_icc(pointer, &size), size > 0 else { return nil }
     return Data(bytes: bytes, count: size)
   }
 

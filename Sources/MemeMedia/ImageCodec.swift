@@ -9,12 +9,47 @@ public struct DecodeLimits: Sendable, Equatable {
   /// also stops at 1.6 billion scan-pixels, so a big picture is allowed fewer.
   public var maxJPEGScans: Int
 
+  /// The value of `MEMESH_MAX_MEGAPIXELS` when it was set but not a whole number of megapixels
+  /// in `megapixelRange` (the cap error then says so instead of how to raise the cap).
+  public var ignoredSetting: String?
+
+  /// The environment variable that raises (or lowers) the pixel cap, in megapixels.
+  public static let megapixelsVariable = "MEMESH_MAX_MEGAPIXELS"
+  /// What `MEMESH_MAX_MEGAPIXELS` may ask for: up to 4,000 MP (16 GB of decoded pixels).
+  public static let megapixelRange = 1...4000
+
   public init(maxPixels: Int = 100_000_000, maxJPEGScans: Int = 100) {
     self.maxPixels = maxPixels
     self.maxJPEGScans = maxJPEGScans
   }
 
-  public static let `default` = DecodeLimits()
+  /// The default limits, with the pixel cap from `MEMESH_MAX_MEGAPIXELS` when `setting` (its
+  /// value, nil when unset) is a whole number of megapixels in `megapixelRange`.
+  public init(megapixelSetting setting: String?) {
+    self.init()
+    guard let setting else { return }
+    let trimmed = setting.trimmingCharacters(in: .whitespaces)
+    if let megapixels = Int(trimmed), DecodeLimits.megapixelRange.contains(megapixels) {
+      maxPixels = megapixels * 1_000_000
+    } else {
+      ignoredSetting = setting
+    }
+  }
+
+  /// What every load uses: 100 megapixels unless `MEMESH_MAX_MEGAPIXELS` says otherwise (read
+  /// once, at the first load, so start-up does not pay for it).
+  public static let `default` = DecodeLimits(
+    megapixelSetting: getenv(megapixelsVariable).map { String(cString: $0) })
+
+  /// What the cap error adds: how to raise the cap, or why the setting was not used.
+  var capHint: String {
+    guard let ignoredSetting else {
+      return "set \(DecodeLimits.megapixelsVariable) to allow more"
+    }
+    let range = DecodeLimits.megapixelRange
+    return "\(DecodeLimits.megapixelsVariable)='\(ImageCodec.displayName(ignoredSetting))' was "
+      + "ignored: not a whole number of megapixels from \(range.lowerBound) to \(range.upperBound)"
+  }
 }
 
 /// A decoded picture, upright.
@@ -46,10 +81,13 @@ public struct EncodeOptions: Sendable, Equatable {
   public var jpegQuality: Int
   /// Embedded as a PNG iTXt chunk or a JPEG COM segment.
   public var recipe: MemeRecipe?
+  /// The photo's RGB colour profile (ICC), embedded so viewers show the photo's colours.
+  public var iccProfile: Data?
 
-  public init(jpegQuality: Int = 90, recipe: MemeRecipe? = nil) {
+  public init(jpegQuality: Int = 90, recipe: MemeRecipe? = nil, iccProfile: Data? = nil) {
     self.jpegQuality = jpegQuality
     self.recipe = recipe
+    self.iccProfile = iccProfile
   }
 }
 
@@ -64,6 +102,17 @@ public enum ImageCodec {
     return DecodedImage(
       image: ImageOps.oriented(raw.image, orientation: raw.orientation), format: format,
       orientation: raw.orientation, warnings: raw.warnings, recipe: raw.recipe)
+  }
+
+  /// The RGB colour profile (ICC) embedded in PNG or JPEG bytes, read from the header alone;
+  /// nil when there is none, when it is not a whole RGB profile, or when the header is
+  /// unreadable.
+  public static func iccProfile(of data: Data) -> Data? {
+    guard let format = sniff(data), let handle = try? DecoderHandle() else { return nil }
+    let opened = data.withUnsafeBytes { bytes in
+      (try? handle.open(format, bytes: bytes, limits: .default)) != nil
+    }
+    return opened ? handle.iccProfile : nil
   }
 
   /// A small upright copy whose longest side is at most about `maxDimension`, using libjpeg's

@@ -128,7 +128,7 @@ public enum CommandRegistry {
         + "unsaved changes, editing. Scripts may rely on them."
     ) { shell, arguments in
       guard arguments.isEmpty else { throw arguments.usageError() }
-      shell.info()
+      try shell.info()
     },
   ]
 
@@ -183,6 +183,15 @@ public enum CommandRegistry {
     ) { shell, arguments in
       guard arguments.count == 1 else { throw arguments.usageError() }
       try shell.source(path: arguments[0])
+    },
+    ShellCommand(
+      "clear", aliases: ["cls"], views: [.anywhere],
+      abstract: "clear the screen (and the scrollback, as clear(1) does)",
+      discussion: "Prints nothing when the output is not a terminal (a pipe, a file, a script's "
+        + "log), so scripts and transcripts may use it."
+    ) { shell, arguments in
+      guard arguments.isEmpty else { throw arguments.usageError() }
+      shell.console.clearScreen()
     },
     ShellCommand(
       "quit", aliases: ["exit"], views: [.anywhere], abstract: "leave memesh (so does Ctrl-D)"

@@ -30,6 +30,8 @@ public final class Console {
   public let capture: Capture?
   /// Whether `error:` may be colored (a terminal on stderr and no NO_COLOR).
   let colorErrors: Bool
+  /// Whether stdout is a terminal that understands ANSI screen clearing (not TERM=dumb).
+  let canClearScreen: Bool
 
   /// Writes to stdout and stderr; `error:` is red when `colorAllowed`, stderr is a terminal and
   /// neither NO_COLOR nor TERM=dumb says otherwise.
@@ -37,12 +39,14 @@ public final class Console {
     capture = nil
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     colorErrors = colorAllowed && !noColor && isatty(2) == 1 && environment["TERM"] != "dumb"
+    canClearScreen = isatty(1) == 1 && environment["TERM"] != "dumb"
   }
 
   /// Collects into `capture`.
   public init(capture: Capture) {
     self.capture = capture
     colorErrors = false
+    canClearScreen = false
   }
 
   // MARK: - Text
@@ -111,6 +115,13 @@ public final class Console {
       }
     }
     if !pending.isEmpty { Console.writeAll(1, pending) }
+  }
+
+  /// Clears the terminal's screen and scrollback and homes the cursor, as clear(1) does; writes
+  /// nothing when stdout is not a terminal (or is TERM=dumb) or output is captured.
+  func clearScreen() {
+    guard capture == nil, canClearScreen else { return }
+    Console.writeAll(1, "\u{1B}[H\u{1B}[2J\u{1B}[3J")
   }
 
   /// A terminal picture: escape sequences pass through. Never captured into transcripts.

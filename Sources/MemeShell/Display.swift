@@ -55,44 +55,14 @@ public enum Display {
     return String(repeating: "0", count: max(0, digits - text.count)) + text
   }
 
-  /// `text` escaped and cut to `limit` characters with an ellipsis (for table cells).
+  /// `text` escaped and cut to at most `limit` terminal columns, ending in "…" when it was
+  /// longer (for table cells and messages; see `Display+Columns.swift`).
   public static func cell(_ text: String, limit: Int) -> String {
-    let safe = escaped(text)
-    guard safe.count > limit, limit > 1 else { return safe }
-    return String(safe.prefix(limit - 1)) + "…"
+    truncated(escaped(text), toColumns: limit)
   }
 
   /// `text` escaped and in single quotes, for messages: `'cat.jpg'`.
   public static func quoted(_ text: String) -> String {
     "'" + escaped(text) + "'"
-  }
-}
-
-extension Display {
-  /// How many terminal columns `text` takes: East Asian wide characters and emoji take two,
-  /// combining marks and joiners none (enough to line up tables; not a full wcwidth).
-  public static func columns(_ text: String) -> Int {
-    var total = 0
-    for scalar in text.unicodeScalars {
-      let value = scalar.value
-      switch scalar.properties.generalCategory {
-      case .nonspacingMark, .enclosingMark, .format:
-        continue
-      default:
-        break
-      }
-      // Variation selectors and skin-tone modifiers join the character before them.
-      if value == 0xFE0F || value == 0xFE0E || (0x1F3FB...0x1F3FF).contains(value) { continue }
-      switch value {
-      case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-        0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-        0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF,
-        0x20000...0x3FFFD:
-        total += 2
-      default:
-        total += 1
-      }
-    }
-    return total
   }
 }

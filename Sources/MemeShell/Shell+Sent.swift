@@ -51,12 +51,13 @@ extension Shell {
         widths[index] = max(widths[index], Display.columns(cell))
       }
     }
+    // Cells are padded to the columns the terminal draws (a CJK caption or an emoji takes two
+    // per character); the last column is not padded, so no line ends in spaces.
     func format(_ row: [String]) -> String {
       row.enumerated().map { index, cell in
-        let pad = String(repeating: " ", count: max(0, widths[index] - Display.columns(cell)))
-        return index == 0 ? pad + cell : cell + pad
-      }.joined(separator: "  ").replacingOccurrences(
-        of: "\\s+$", with: "", options: .regularExpression)
+        index == row.count - 1
+          ? cell : Display.padded(cell, toColumns: widths[index], alignRight: index == 0)
+      }.joined(separator: "  ")
     }
     console.line(format(header))
     for row in rows { console.line(format(row)) }

@@ -56,5 +56,7 @@ import Testing
     #expect(shell.complete("preview --e").candidates.map(\.insertion) == ["--explain"])
     #expect(shell.complete("font os").candidates.map(\.insertion) == ["Oswald"])
     #expect(shell.complete("help capt").candidates.map(\.insertion) == ["caption"])
+    #expect(shell.complete("cl").candidates.map(\.insertion) == ["clear", "cls"])
+    #expect(shell.complete("help cle").candidates.map(\.insertion) == ["clear"])
   }
 }

@@ -239,3 +239,16 @@ extension EndToEndTests {
     #expect(output.contains("image: " + home.path + "/captures/camera-"))
   }
 }
+
+extension EndToEndTests {
+  /// `clear` on a pipe writes nothing at all: no escape sequence lands in a log or a file.
+  @Test func clearWritesNothingWhenStdoutIsNotATerminal() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let result = try run(["-c", "clear; cls; help clear"], input: "", home: home)
+    #expect(result.status == 0)
+    #expect(result.errors == "")
+    #expect(result.output.hasPrefix("usage: clear\naliases: cls\n"))
+    #expect(!result.output.contains("\u{1B}"))
+  }
+}

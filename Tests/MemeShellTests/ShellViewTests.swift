@@ -106,3 +106,38 @@ extension ShellViewTests {
     }
   }
 }
+
+extension ShellViewTests {
+  /// The sent memes' table lines up in terminal columns whatever the captions hold.
+  @Test func theTableLinesUpWideAndCombiningCaptions() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let (shell, capture) = makeShell(home: home)
+    let captions = [
+      "日本語のキャプションはとても長い | 下",
+      "👨‍👩‍👧 family 👍🏽 🇯🇵🇫🇷 | ❤️ ok",
+      "Ame\u{301}lie cafe\u{301} | mañana",
+      "مَرْحَبًا بالعالم | plain",
+    ]
+    for caption in captions {
+      #expect(shell.run(line: "load '\(Self.images.path)/square.png'"))
+      #expect(shell.run(line: "caption \(caption)"))
+      #expect(shell.run(line: "share"))
+    }
+    _ = capture.drain()
+    #expect(shell.run(line: "browse"))
+    let lines = capture.drain().map(\.text)
+    #expect(lines.count == captions.count + 1)
+    /// The terminal column where `word` starts in `line`.
+    func column(of word: String, in line: String) -> Int? {
+      line.range(of: word).map { Display.columns(String(line[..<$0.lowerBound])) }
+    }
+    let header = try #require(lines.first)
+    for line in lines.dropFirst() {
+      #expect(column(of: "Anton", in: line) == column(of: "FONT", in: header), "\(line)")
+      #expect(column(of: "64×64", in: line) == column(of: "SIZE", in: header), "\(line)")
+    }
+    // The long Japanese caption is cut at 24 columns, with an ellipsis.
+    #expect(lines[1].contains("日本語のキャプションは…"))
+  }
+}

@@ -1,0 +1,144 @@
+// MARK: - Terminal columns
+
+extension Display {
+  /// How many terminal columns `text` takes once printed (measure escaped text: control
+  /// characters count as none here because `escaped` replaces them).
+  ///
+  /// The rules of `wcwidth`, per grapheme cluster: East Asian Wide and Fullwidth characters and
+  /// emoji take two columns; combining marks, format characters and Hangul vowel and final jamo
+  /// none; everything else one. An emoji sequence — a ZWJ sequence (👨‍👩‍👧), a skin tone (👍🏽),
+  /// an emoji presentation selector (❤️, 1️⃣), a flag (🇯🇵) — is one picture of two columns, as
+  /// Unicode (UTS #51, UAX #11) and current terminals draw it.
+  public static func columns(_ text: String) -> Int {
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    var total = 0
+    for character in text { total += columns(character) }
+    return total
+  }
+
+  /// Columns of one grapheme cluster.
+  public static func columns(_ character: Character) -> Int {
+    let scalars = character.unicodeScalars
+    guard let first = scalars.first else { return 0 }
+    if scalars.count == 1 { return columns(first) }
+    if isEmojiSequence(scalars, first: first) { return 2 }
+    return scalars.reduce(0) { $0 + columns($1) }
+  }
+
+  /// Columns of one scalar on its own (`wcwidth`, with 0 instead of -1 for controls).
+  static func columns(_ scalar: Unicode.Scalar) -> Int {
+    let value = scalar.value
+    if value < 0x7F { return value < 0x20 ? 0 : 1 }
+    if value < 0xA0 { return 0 }
+    // The soft hyphen is a format character that terminals still draw.
+    if value == 0xAD { return 1 }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format, .control, .surrogate: return 0
+    default: break
+    }
+    // Hangul vowel and final jamo join the leading consonant's two columns.
+    if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }
+    // A regional indicator is one column alone; a pair of them is a two-column flag.
+    if (0x1F1E6...0x1F1FF).contains(value) { return 1 }
+    if isWide(value) || scalar.properties.isEmojiPresentation { return 2 }
+    return 1
+  }
+
+  /// An emoji drawn as one picture from several scalars.
+  private static func isEmojiSequence(
+    _ scalars: Character.UnicodeScalarView, first: Unicode.Scalar
+  ) -> Bool {
+    guard first.value > 0x7F || scalars.contains("\u{20E3}") else { return false }
+    guard first.properties.isEmoji else { return false }
+    for scalar in scalars.dropFirst() {
+      switch scalar.value {
+      case 0xFE0F, 0x200D, 0x20E3, 0x1F3FB...0x1F3FF: return true
+      default: continue
+      }
+    }
+    return false
+  }
+
+  /// Whether `value` is East Asian Wide or Fullwidth (`wideRanges`, binary search).
+  private static func isWide(_ value: UInt32) -> Bool {
+    if value < wideRanges[0].lowerBound { return false }
+    var low = 0
+    var high = wideRanges.count - 1
+    while low <= high {
+      let middle = (low + high) / 2
+      let range = wideRanges[middle]
+      if value < range.lowerBound {
+        high = middle - 1
+      } else if value > range.upperBound {
+        low = middle + 1
+      } else {
+        return true
+      }
+    }
+    return false
+  }
+
+  // MARK: - Cutting and padding
+
+  /// `text` (already escaped) cut to at most `limit` columns: when it is wider, whole grapheme
+  /// clusters up to `limit - 1` columns and "…". Never splits a cluster (an accent stays on its
+  /// letter, a flag stays whole).
+  public static func truncated(_ text: String, toColumns limit: Int) -> String {
+    // No character takes more columns than its UTF-8 bytes.
+    if text.utf8.count <= limit { return text }
+    guard limit > 0 else { return "" }
+    var used = 0
+    var cut: String.Index?
+    for index in text.indices {
+      let width = columns(text[index])
+      if cut == nil, used + width > limit - 1 { cut = index }
+      used += width
+      if used > limit, let cut { return String(text[..<cut]) + "…" }
+    }
+    return text
+  }
+
+  /// `text` (already escaped) padded with spaces to `width` columns, on the right or, for
+  /// numbers, on the left.
+  public static func padded(_ text: String, toColumns width: Int, alignRight: Bool = false)
+    -> String
+  {
+    let padding = String(repeating: " ", count: max(0, width - columns(text)))
+    return alignRight ? padding + text : text + padding
+  }
+}
+
+// MARK: - East Asian Width
+
+extension Display {
+  /// Code points with East Asian Width W or F (Unicode 14 EastAsianWidth.txt, made with
+  /// Python's `unicodedata`), plus the CJK blocks whose unassigned code points default to W.
+  /// Newer emoji are caught by `isEmojiPresentation`.
+  static let wideRanges: [ClosedRange<UInt32>] = [
+    0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0,
+    0x23F3...0x23F3, 0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F...0x267F,
+    0x2693...0x2693, 0x26A1...0x26A1, 0x26AA...0x26AB, 0x26BD...0x26BE, 0x26C4...0x26C5,
+    0x26CE...0x26CE, 0x26D4...0x26D4, 0x26EA...0x26EA, 0x26F2...0x26F3, 0x26F5...0x26F5,
+    0x26FA...0x26FA, 0x26FD...0x26FD, 0x2705...0x2705, 0x270A...0x270B, 0x2728...0x2728,
+    0x274C...0x274C, 0x274E...0x274E, 0x2753...0x2755, 0x2757...0x2757, 0x2795...0x2797,
+    0x27B0...0x27B0, 0x27BF...0x27BF, 0x2B1B...0x2B1C, 0x2B50...0x2B50, 0x2B55...0x2B55,
+    0x2E80...0x2E99, 0x2E9B...0x2EF3, 0x2F00...0x2FD5, 0x2FF0...0x2FFB, 0x3000...0x303E,
+    0x3041...0x3096, 0x3099...0x30FF, 0x3105...0x312F, 0x3131...0x318E, 0x3190...0x31E3,
+    0x31F0...0x321E, 0x3220...0x3247, 0x3250...0x4DBF, 0x4E00...0xA48C, 0xA490...0xA4C6,
+    0xA960...0xA97C, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE52,
+    0xFE54...0xFE66, 0xFE68...0xFE6B, 0xFF01...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
+    0x16FF0...0x16FF1, 0x17000...0x187F7, 0x18800...0x18CD5, 0x18D00...0x18D08, 0x1AFF0...0x1AFF3,
+    0x1AFF5...0x1AFFB, 0x1AFFD...0x1AFFE, 0x1B000...0x1B122, 0x1B150...0x1B152, 0x1B164...0x1B167,
+    0x1B170...0x1B2FB, 0x1F004...0x1F004, 0x1F0CF...0x1F0CF, 0x1F18E...0x1F18E, 0x1F191...0x1F19A,
+    0x1F200...0x1F202, 0x1F210...0x1F23B, 0x1F240...0x1F248, 0x1F250...0x1F251, 0x1F260...0x1F265,
+    0x1F300...0x1F320, 0x1F32D...0x1F335, 0x1F337...0x1F37C, 0x1F37E...0x1F393, 0x1F3A0...0x1F3CA,
+    0x1F3CF...0x1F3D3, 0x1F3E0...0x1F3F0, 0x1F3F4...0x1F3F4, 0x1F3F8...0x1F43E, 0x1F440...0x1F440,
+    0x1F442...0x1F4FC, 0x1F4FF...0x1F53D, 0x1F54B...0x1F54E, 0x1F550...0x1F567, 0x1F57A...0x1F57A,
+    0x1F595...0x1F596, 0x1F5A4...0x1F5A4, 0x1F5FB...0x1F64F, 0x1F680...0x1F6C5, 0x1F6CC...0x1F6CC,
+    0x1F6D0...0x1F6D2, 0x1F6D5...0x1F6D7, 0x1F6DD...0x1F6DF, 0x1F6EB...0x1F6EC, 0x1F6F4...0x1F6FC,
+    0x1F7E0...0x1F7EB, 0x1F7F0...0x1F7F0, 0x1F90C...0x1F93A, 0x1F93C...0x1F945, 0x1F947...0x1F9FF,
+    0x1FA70...0x1FA74, 0x1FA78...0x1FA7C, 0x1FA80...0x1FA86, 0x1FA90...0x1FAAC, 0x1FAB0...0x1FABA,
+    0x1FAC0...0x1FAC5, 0x1FAD0...0x1FAD9, 0x1FAE0...0x1FAE7, 0x1FAF0...0x1FAF6, 0x20000...0x2FFFD,
+    0x30000...0x3FFFD,
+  ]
+}
