@@ -321,11 +321,30 @@ def main():
     write("bomb-ztxt.png", png(8, 8, [(b"zTXt", b"Comment\0\0" + zeros)]))
     write("bomb-itxt.png", png(8, 8, [(b"iTXt", b"memesh:recipe\0\1\0\0\0" + zeros)]))
 
+    # MARK: PNG eXIf orientation: applied when the chunk comes before the image data, ignored
+    # after it (as browsers do: the W3C PNG specification and its web-platform tests).
+    def png_of(image, before=(), after=()):
+        rows = b"".join(b"\0" + image.crop((0, y, image.width, y + 1)).tobytes()
+                        for y in range(image.height))
+        header = struct.pack(">IIBBBBB", image.width, image.height, 8, 2, 0, 0, 0)
+        return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header)
+                + b"".join(png_chunk(kind, payload) for kind, payload in before)
+                + png_chunk(b"IDAT", zlib.compress(rows, 9))
+                + b"".join(png_chunk(kind, payload) for kind, payload in after)
+                + png_chunk(b"IEND", b""))
+    stored6_png = upright.transpose(Image.Transpose.ROTATE_90)
+    exif6 = tiff([(0x0112, 3, 1, 6)])
+    write("png-exif-6.png", png_of(stored6_png, before=[(b"eXIf", exif6)]))
+    write("png-exif-6-late.png", png_of(stored6_png, after=[(b"eXIf", exif6)]))
+
     # MARK: Colour profiles (ICC)
     # An RGB profile (littlecms's sRGB; any RGB profile will do) is carried into the meme; a
     # profile for another colour space, a damaged one or a PNG iCCP bomb is left out.
     from PIL import ImageCms
     rgb_profile = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    # Without its creation time and its MD5 (an ID of zeros means "not computed"), so running
+    # this again gives the same bytes.
+    rgb_profile = rgb_profile[:24] + bytes(12) + rgb_profile[36:84] + bytes(16) + rgb_profile[100:]
     assert rgb_profile[16:20] == b"RGB " and rgb_profile[36:40] == b"acsp"
     write("icc-rgb.jpg", jpeg(quadrants(32, 24), quality=90, icc_profile=rgb_profile))
     buffer = io.BytesIO()

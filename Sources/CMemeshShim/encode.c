@@ -25,11 +25,193 @@ static inline uint8_t over_white(unsigned value, unsigned alpha) {
   return (uint8_t)((mixed + (mixed >> 8)) >> 8);
 }
 
+// MARK: - Captions
+
+/// Source-over of `gray` at coverage `alpha` (1…255) onto one straight-alpha RGBA pixel.
+static inline void blend_gray(uint8_t *pixel, unsigned alpha, unsigned gray) {
+  unsigned inverse = 255 - alpha, source = gray * alpha, destination_alpha = pixel[3];
+  if (destination_alpha == 255) {
+    // Opaque background, the common case: out = src + dst × (1 − a).
+    for (int channel = 0; channel < 3; channel++) {
+      pixel[channel] = (uint8_t)((source + pixel[channel] * inverse + 127) / 255);
+    }
+    return;
+  }
+  // Transparent background: premultiply, add, divide by the new alpha.
+  unsigned out_alpha = alpha * 255 + destination_alpha * inverse;
+  if (out_alpha == 0) return;
+  for (int channel = 0; channel < 3; channel++) {
+    unsigned value =
+        (source * 255 + pixel[channel] * destination_alpha * inverse + out_alpha / 2) / out_alpha;
+    pixel[channel] = (uint8_t)(value > 255 ? 255 : value);
+  }
+  pixel[3] = (uint8_t)((out_alpha + 127) / 255);
+}
+
+/// Source-over of a premultiplied color (`alpha` 1…255) onto one straight-alpha RGBA pixel.
+static inline void blend_premultiplied(uint8_t *pixel, const unsigned color[3], unsigned alpha) {
+  unsigned inverse = 255 - alpha, destination_alpha = pixel[3];
+  if (destination_alpha == 255) {
+    for (int channel = 0; channel < 3; channel++) {
+      unsigned value = (color[channel] * 255 + pixel[channel] * inverse + 127) / 255;
+      pixel[channel] = (uint8_t)(value > 255 ? 255 : value);
+    }
+    return;
+  }
+  unsigned out_alpha = alpha * 255 + destination_alpha * inverse;
+  if (out_alpha == 0) return;
+  for (int channel = 0; channel < 3; channel++) {
+    unsigned value = (color[channel] * 255 * 255 + pixel[channel] * destination_alpha * inverse +
+                      out_alpha / 2) /
+                     out_alpha;
+    pixel[channel] = (uint8_t)(value > 255 ? 255 : value);
+  }
+  pixel[3] = (uint8_t)((out_alpha + 127) / 255);
+}
+
+/// The columns `*from ..< *to` of `bitmap` on picture row `row`, clipped to `left ..< right`;
+/// 0 when it has none there.
+static int bitmap_span(const memesh_overlay_bitmap *bitmap, int64_t row, int64_t left,
+                       int64_t right, int64_t *from, int64_t *to) {
+  if (bitmap->width <= 0 || bitmap->pixels == NULL || row < bitmap->y ||
+      row >= (int64_t)bitmap->y + bitmap->height) {
+    return 0;
+  }
+  int64_t start = bitmap->x > left ? bitmap->x : left;
+  int64_t end = (int64_t)bitmap->x + bitmap->width;
+  if (end > right) end = right;
+  if (start >= end) return 0;
+  *from = start;
+  *to = end;
+  return 1;
+}
+
+/// Widens `*low ..< *high` to the columns `bitmaps` reach on `row`.
+static void widen_span(const memesh_overlay_bitmap *bitmaps, uint32_t count, int64_t row,
+                       int64_t left, int64_t right, int64_t *low, int64_t *high) {
+  int64_t from, to;
+  for (uint32_t index = 0; index < count; index++) {
+    if (!bitmap_span(&bitmaps[index], row, left, right, &from, &to)) continue;
+    if (from < *low) *low = from;
+    if (to > *high) *high = to;
+  }
+}
+
+/// mask[x] = max(mask[x], coverage) for every coverage bitmap on `row`.
+static void merge_coverage(const memesh_overlay_bitmap *bitmaps, uint32_t count, int64_t row,
+                           int64_t left, int64_t right, uint8_t *mask) {
+  int64_t from, to;
+  for (uint32_t index = 0; index < count; index++) {
+    const memesh_overlay_bitmap *bitmap = &bitmaps[index];
+    if (!bitmap_span(bitmap, row, left, right, &from, &to)) continue;
+    const uint8_t *source = bitmap->pixels + (size_t)(row - bitmap->y) * (size_t)bitmap->width +
+                            (size_t)(from - bitmap->x);
+    uint8_t *target = mask + from;
+    size_t length = (size_t)(to - from);
+    for (size_t column = 0; column < length; column++) {
+      target[column] = source[column] > target[column] ? source[column] : target[column];
+    }
+  }
+}
+
+int memesh_overlay_covers(const memesh_overlay *overlay, uint32_t row) {
+  if (overlay == NULL) return 0;
+  for (uint32_t index = 0; index < overlay->count; index++) {
+    const memesh_caption_layer *layer = &overlay->layers[index];
+    if ((int64_t)row >= layer->top && (int64_t)row < layer->bottom && layer->left < layer->right) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_t *pixels,
+                             uint32_t width, uint8_t *masks) {
+  if (overlay == NULL) return;
+  uint8_t *outline = masks, *fill = masks + width;
+  int64_t y = row;
+  for (uint32_t index = 0; index < overlay->count; index++) {
+    const memesh_caption_layer *layer = &overlay->layers[index];
+    if (y < layer->top || y >= layer->bottom) continue;
+    int64_t left = layer->left > 0 ? layer->left : 0;
+    int64_t right = layer->right < (int64_t)width ? layer->right : (int64_t)width;
+    if (left >= right) continue;
+    // Coverage only where some glyph reaches on this row: most of a caption's rectangle is
+    // neither outline nor letter.
+    int64_t low = right, high = left;
+    widen_span(layer->outlines, layer->outline_count, y, left, right, &low, &high);
+    widen_span(layer->fills, layer->fill_count, y, left, right, &low, &high);
+    if (low < high) {
+      memset(outline + low, 0, (size_t)(high - low));
+      memset(fill + low, 0, (size_t)(high - low));
+      merge_coverage(layer->outlines, layer->outline_count, y, left, right, outline);
+      merge_coverage(layer->fills, layer->fill_count, y, left, right, fill);
+      for (int64_t column = low; column < high; column++) {
+        unsigned edge = outline[column], letter = fill[column];
+        uint8_t *pixel = pixels + column * 4;
+        if (letter == 255) {
+          // Whatever the outline did, a fully covered letter pixel ends opaque white.
+          memset(pixel, 255, 4);
+          continue;
+        }
+        if (edge != 0) blend_gray(pixel, edge, 0);
+        if (letter != 0) blend_gray(pixel, letter, 255);
+      }
+    }
+    int64_t from, to;
+    for (uint32_t glyph = 0; glyph < layer->color_count; glyph++) {
+      const memesh_overlay_bitmap *bitmap = &layer->colors[glyph];
+      if (!bitmap_span(bitmap, y, left, right, &from, &to)) continue;
+      const uint8_t *source = bitmap->pixels + ((size_t)(y - bitmap->y) * (size_t)bitmap->width +
+                                                (size_t)(from - bitmap->x)) * 4;
+      for (int64_t column = from; column < to; column++, source += 4) {
+        unsigned alpha = source[3];
+        if (alpha == 0) continue;
+        // B G R A, premultiplied.
+        unsigned color[3] = {source[2], source[1], source[0]};
+        blend_premultiplied(pixels + column * 4, color, alpha);
+      }
+    }
+  }
+}
+
+/// Bytes of scratch meme_row needs: the row and two coverage masks.
+static size_t meme_row_scratch_size(const memesh_rows *image) {
+  return (size_t)image->width * 6;
+}
+
+/// Row `row` of the meme: the photo's own row, or, where a caption is, a copy in `scratch`
+/// (meme_row_scratch_size bytes, one per thread) with the caption drawn on it.
+static const uint8_t *meme_row(const memesh_rows *image, uint32_t row, uint8_t *scratch) {
+  if (image->overlay == NULL || scratch == NULL || !memesh_overlay_covers(image->overlay, row)) {
+    return image->rows[row];
+  }
+  memcpy(scratch, image->rows[row], (size_t)image->width * 4);
+  memesh_overlay_draw_row(image->overlay, row, scratch, image->width,
+                          scratch + (size_t)image->width * 4);
+  return scratch;
+}
+
+/// Scratch for meme_row when `image` has an overlay (NULL otherwise, or when out of memory:
+/// missing_scratch tells).
+static uint8_t *meme_row_scratch(const memesh_rows *image) {
+  return image->overlay != NULL ? malloc(meme_row_scratch_size(image)) : NULL;
+}
+
+/// 1 when meme_row_scratch failed.
+static int missing_scratch(const memesh_rows *image, const uint8_t *scratch) {
+  return image->overlay != NULL && scratch == NULL;
+}
+
+// MARK: - Rows
+
 int memesh_rows_opaque(const memesh_rows *image) {
   if (image->opaque >= 0) return image->opaque;
+  uint8_t *scratch = meme_row_scratch(image);
+  if (missing_scratch(image, scratch)) return 0;
   for (uint32_t row = 0; row < image->height; row++) {
     // Whole pixels as words (memcpy: no alignment assumed), so the loop vectorizes.
-    const uint8_t *pixels = image->rows[row];
+    const uint8_t *pixels = meme_row(image, row, scratch);
     uint32_t all = 0xFFFFFFFFu;
     for (uint32_t column = 0; column < image->width; column++) {
       uint32_t word;
@@ -38,8 +220,12 @@ int memesh_rows_opaque(const memesh_rows *image) {
     }
     uint8_t bytes[4];
     memcpy(bytes, &all, 4);
-    if (bytes[3] != 255) return 0;
+    if (bytes[3] != 255) {
+      free(scratch);
+      return 0;
+    }
   }
+  free(scratch);
   return 1;
 }
 
@@ -54,6 +240,7 @@ struct jpeg_rows_encoder {
   unsigned char *buffer;
   unsigned long size;
   uint8_t *row;
+  uint8_t *scratch;
 };
 
 static void encode_jpeg_error_exit(j_common_ptr info) {
@@ -87,6 +274,7 @@ static int encode_jpeg_part(const memesh_rows *image, uint32_t first_row, uint32
     jpeg_destroy_compress(&encoder->jpeg);
     free(encoder->buffer);
     free(encoder->row);
+    free(encoder->scratch);
     free(encoder);
     return MEMESH_ERROR;
   }
@@ -110,6 +298,11 @@ static int encode_jpeg_part(const memesh_rows *image, uint32_t first_row, uint32
       snprintf(encoder->message, sizeof encoder->message, "out of memory");
       longjmp(encoder->jump, 1);
     }
+  }
+  encoder->scratch = meme_row_scratch(image);
+  if (missing_scratch(image, encoder->scratch)) {
+    snprintf(encoder->message, sizeof encoder->message, "out of memory");
+    longjmp(encoder->jump, 1);
   }
   jpeg_start_compress(&encoder->jpeg, TRUE);
   // The photo's colour profile, so viewers show its colours (a Display P3 phone photo would
@@ -137,12 +330,22 @@ static int encode_jpeg_part(const memesh_rows *image, uint32_t first_row, uint32
   while (encoder->jpeg.next_scanline < row_count) {
     uint32_t next = encoder->jpeg.next_scanline;
     if (opaque) {
-      // libjpeg only reads the rows; its prototype is not const.
-      JSAMPARRAY rows = (JSAMPARRAY)(uintptr_t)(image->rows + first_row + next);
-      jpeg_write_scanlines(&encoder->jpeg, rows, row_count - next);
+      // Rows without captions straight from the photo, as many as come in a run; a caption
+      // row drawn into the scratch row (libjpeg converts each row as it is handed over).
+      uint32_t end = next;
+      while (end < row_count && !memesh_overlay_covers(image->overlay, first_row + end)) end++;
+      if (end > next) {
+        // libjpeg only reads the rows; its prototype is not const.
+        JSAMPARRAY rows = (JSAMPARRAY)(uintptr_t)(image->rows + first_row + next);
+        jpeg_write_scanlines(&encoder->jpeg, rows, end - next);
+      } else {
+        JSAMPROW rows[1] = {(JSAMPROW)(uintptr_t)meme_row(image, first_row + next,
+                                                           encoder->scratch)};
+        jpeg_write_scanlines(&encoder->jpeg, rows, 1);
+      }
       continue;
     }
-    const uint8_t *source = image->rows[first_row + next];
+    const uint8_t *source = meme_row(image, first_row + next, encoder->scratch);
     for (size_t pixel = 0; pixel < image->width; pixel++) {
       unsigned alpha = source[pixel * 4 + 3];
       for (size_t channel = 0; channel < 3; channel++) {
@@ -157,6 +360,7 @@ static int encode_jpeg_part(const memesh_rows *image, uint32_t first_row, uint32
   *out = encoder->buffer;
   *out_size = encoder->size;
   free(encoder->row);
+  free(encoder->scratch);
   free(encoder);
   return MEMESH_OK;
 }
@@ -344,6 +548,7 @@ struct row_filter {
   size_t channels, length;
   uint8_t *memory;                     // 4 × length: current, prior, scratch (2 × length)
   uint8_t *current, *prior, *scratch;
+  uint8_t *caption_row;                // meme_row's scratch (NULL without captions)
 };
 
 static int row_filter_init(struct row_filter *filter, const memesh_rows *image, int keep_alpha,
@@ -354,18 +559,26 @@ static int row_filter_init(struct row_filter *filter, const memesh_rows *image, 
   filter->channels = keep_alpha ? 4 : 3;
   filter->length = (size_t)image->width * filter->channels;
   filter->memory = calloc(4, filter->length);
-  if (filter->memory == NULL) return MEMESH_ERROR;
+  filter->caption_row = meme_row_scratch(image);
+  if (filter->memory == NULL || missing_scratch(image, filter->caption_row)) {
+    free(filter->memory);
+    free(filter->caption_row);
+    return MEMESH_ERROR;
+  }
   filter->current = filter->memory;
   filter->prior = filter->memory + filter->length;
   filter->scratch = filter->memory + 2 * filter->length;
   return MEMESH_OK;
 }
 
-static void row_filter_free(struct row_filter *filter) { free(filter->memory); }
+static void row_filter_free(struct row_filter *filter) {
+  free(filter->memory);
+  free(filter->caption_row);
+}
 
 /// Loads row `row` as PNG bytes into `target`.
 static void load_row(const struct row_filter *filter, uint32_t row, uint8_t *target) {
-  const uint8_t *source = filter->image->rows[row];
+  const uint8_t *source = meme_row(filter->image, row, filter->caption_row);
   if (filter->keep_alpha) {
     memcpy(target, source, filter->length);
     return;
@@ -772,11 +985,13 @@ void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_
   // for alpha-weighted ones.
   uint32_t *plain = opaque ? calloc(samples, sizeof(uint32_t)) : NULL;
   uint64_t *weighted = opaque ? NULL : calloc(samples, sizeof(uint64_t));
-  if (starts == NULL || (plain == NULL && weighted == NULL)) {
+  uint8_t *scratch = meme_row_scratch(image);
+  if (starts == NULL || (plain == NULL && weighted == NULL) || missing_scratch(image, scratch)) {
     memset(out, 0, (size_t)out_width * out_height * 4);
     free(starts);
     free(plain);
     free(weighted);
+    free(scratch);
     return;
   }
   // Tall opaque blocks (a thumbnail of a photo) add every other row: half the work, no visible
@@ -789,7 +1004,7 @@ void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_
     uint64_t rows = 0;
     // Vertical: add whole rows (contiguous, so these loops vectorize).
     for (uint32_t sampled = row; sampled < end; sampled += step, rows++) {
-      const uint8_t *pixels = image->rows[sampled];
+      const uint8_t *pixels = meme_row(image, sampled, scratch);
       if (opaque) {
         for (size_t index = 0; index < samples; index++) plain[index] += pixels[index];
       } else {
@@ -841,45 +1056,7 @@ void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_
   free(starts);
   free(plain);
   free(weighted);
-}
-
-// MARK: - Caption compositing
-
-void memesh_composite_mask(uint8_t *pixels, size_t row_bytes, const uint8_t *mask,
-                           size_t mask_stride, uint32_t width, uint32_t height, uint8_t gray) {
-  for (uint32_t row = 0; row < height; row++) {
-    uint8_t *target = pixels + row * row_bytes;
-    const uint8_t *coverage = mask + row * mask_stride;
-    for (uint32_t column = 0; column < width; column++) {
-      unsigned alpha = coverage[column];
-      if (alpha == 0) continue;
-      uint8_t *pixel = target + (size_t)column * 4;
-      unsigned inverse = 255 - alpha, source = gray * alpha, destination_alpha = pixel[3];
-      if (destination_alpha == 255) {
-        // Opaque background, the common case: out = src + dst × (1 − a).
-        for (int channel = 0; channel < 3; channel++) {
-          pixel[channel] = (uint8_t)((source + pixel[channel] * inverse + 127) / 255);
-        }
-        continue;
-      }
-      // Transparent background: premultiply, add, divide by the new alpha.
-      unsigned out_alpha = alpha * 255 + destination_alpha * inverse;
-      if (out_alpha == 0) continue;
-      for (int channel = 0; channel < 3; channel++) {
-        unsigned value =
-            (source * 255 + pixel[channel] * destination_alpha * inverse + out_alpha / 2) /
-            out_alpha;
-        pixel[channel] = (uint8_t)(value > 255 ? 255 : value);
-      }
-      pixel[3] = (uint8_t)((out_alpha + 127) / 255);
-    }
-  }
-}
-
-void memesh_max_bytes(uint8_t *target, const uint8_t *source, size_t count) {
-  for (size_t index = 0; index < count; index++) {
-    target[index] = source[index] > target[index] ? source[index] : target[index];
-  }
+  free(scratch);
 }
 
 // MARK: - Encode and thumbnail together

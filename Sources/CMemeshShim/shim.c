@@ -70,6 +70,7 @@ struct memesh_decoder {
   size_t icc_size;
   int icc_tried;
   // PNG
+  int png_image_started;  // png_read_info is done: later chunks come after the image data
   png_structp png;
   png_infop png_info;
   const uint8_t *data;
@@ -232,6 +233,14 @@ static int png_recipe_chunk(png_structp png, png_unknown_chunkp chunk) {
     png_icc_chunk(decoder, chunk->data, chunk->size);
     return 1;
   }
+  // EXIF (its orientation) counts only before the image data, as browsers read it.
+  if (memcmp(chunk->name, "eXIf", 4) == 0) {
+    if (decoder->exif == NULL && !decoder->png_image_started && chunk->size > 0) {
+      decoder->exif = copy_bytes(chunk->data, chunk->size);
+      if (decoder->exif != NULL) decoder->exif_size = chunk->size;
+    }
+    return 1;
+  }
   if (memcmp(chunk->name, "iTXt", 4) != 0) return 1;
   size_t keyword = sizeof recipe_keyword;  // with its NUL
   if (decoder->recipe != NULL || chunk->size < keyword + 2 ||
@@ -280,11 +289,12 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
   // uncompressed `memesh:recipe` is kept, nothing is inflated (200 compressed iTXt chunks of
   // 4 MB each kept libpng busy 1.4 s before).
   png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
-  static const png_byte kept[] = "iTXt\0iCCP";
-  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_ALWAYS, kept, 2);
+  static const png_byte kept[] = "iTXt\0iCCP\0eXIf";
+  png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_ALWAYS, kept, 3);
   png_set_read_user_chunk_fn(decoder->png, decoder, png_recipe_chunk);
 
   png_read_info(decoder->png, decoder->png_info);
+  decoder->png_image_started = 1;
   png_uint_32 width = 0, height = 0;
   int bit_depth = 0, color_type = 0;
   png_get_IHDR(decoder->png, decoder->png_info, &width, &height, &bit_depth, &color_type, NULL,

@@ -1,46 +1,5 @@
 import Foundation
 
-/// The picture the editor works on, decoded once at load.
-///
-/// Held by reference (`final class`, immutable), so every undo snapshot shares it.
-public final class SourcePicture: Sendable, Equatable {
-  /// The path the user loaded, as they typed it (for display).
-  public let path: String
-  /// The file's bytes exactly as read: kept for the store so the meme can be edited again.
-  public let originalBytes: Data
-  /// Lowercase hex SHA-256 of `originalBytes`.
-  public let sha256: String
-  public let format: ImageFormat
-  /// Full resolution, upright (EXIF orientation applied).
-  public let image: RGBAImage
-  /// A small upright copy for previews (longest side about 1024 px), made at load.
-  public let proxy: RGBAImage
-
-  public init(
-    path: String, originalBytes: Data, sha256: String, format: ImageFormat, image: RGBAImage,
-    proxy: RGBAImage
-  ) {
-    self.path = path
-    self.originalBytes = originalBytes
-    self.sha256 = sha256
-    self.format = format
-    self.image = image
-    self.proxy = proxy
-  }
-
-  /// Displayed size (after orientation).
-  public var size: PixelSize { image.size }
-
-  /// The last path component, for prompts and tables.
-  public var displayName: String {
-    path.split(separator: "/").last.map(String.init) ?? path
-  }
-
-  public static func == (lhs: SourcePicture, rhs: SourcePicture) -> Bool {
-    lhs === rhs || (lhs.sha256 == rhs.sha256 && lhs.path == rhs.path)
-  }
-}
-
 /// Everything the editor shows: one value, so undo is a snapshot.
 public struct EditorState: Sendable, Equatable {
   public var picture: SourcePicture?

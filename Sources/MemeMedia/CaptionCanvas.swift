@@ -1,9 +1,14 @@
 import CMemeshShim
 import MemeCore
 
-/// The few pixels a caption covers: an outline mask, a fill mask and color glyphs, merged and
-/// then composited over the picture in one pass each (every outline before any fill, so an
-/// outline never covers a letter or its neighbour). Only this rectangle of the image is touched.
+/// The glyphs of one caption, placed, ready to be drawn row by row by the C compositor
+/// (`memesh_overlay_draw_row`): on each row, the black outline coverage (the maximum of every
+/// glyph's outline, so overlapping neighbours do not darken each other), then the white fill
+/// coverage, then color glyphs, so an outline never covers a letter or its neighbour. Only the
+/// rectangle the glyphs reach is touched, and in it only the columns a glyph reaches on a row.
+///
+/// No caption-sized mask is ever made: `MemeRenderer` hands the canvases to the encoder, whose
+/// threads draw each caption row as they read it.
 struct CaptionCanvas {
   /// A glyph bitmap placed with its pen position at (x, baseline y) in image pixels.
   struct Placement {
@@ -13,9 +18,7 @@ struct CaptionCanvas {
   }
 
   let region: PixelRect
-  private var outline: [UInt8]
-  private var fill: [UInt8]
-  private var colors: [(bitmap: GlyphBitmap, x: Int, y: Int)] = []
+  private let storage: Storage
 
   /// A canvas for `placements`, clipped to an image of `size`.
   init(placements: [Placement], imageSize: PixelSize) {
@@ -40,123 +43,116 @@ struct CaptionCanvas {
     } else {
       region = PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
-    outline = [UInt8](repeating: 0, count: region.width * region.height)
-    fill = outline
+    var outlines: [memesh_overlay_bitmap] = []
+    var fills: [memesh_overlay_bitmap] = []
+    var colors: [memesh_overlay_bitmap] = []
+    var owners: [GlyphPixels] = []
     for placement in placements {
-      merge(placement.glyph.outline, x: placement.x, y: placement.y, into: &outline)
-      if placement.glyph.fill.isColor {
-        colors.append((placement.glyph.fill, placement.x, placement.y))
-      } else {
-        merge(placement.glyph.fill, x: placement.x, y: placement.y, into: &fill)
+      let (outline, fill) = (placement.glyph.outline, placement.glyph.fill)
+      if !outline.isColor, let placed = CaptionCanvas.placed(outline, placement) {
+        outlines.append(placed)
+        owners.append(outline.pixels)
+      }
+      if let placed = CaptionCanvas.placed(fill, placement) {
+        if fill.isColor { colors.append(placed) } else { fills.append(placed) }
+        owners.append(fill.pixels)
       }
     }
+    storage = Storage(outlines: outlines, fills: fills, colors: colors, owners: owners)
   }
 
-  /// Adds coverage by taking the maximum, so overlapping neighbours do not darken each other.
-  private func merge(_ bitmap: GlyphBitmap, x: Int, y: Int, into mask: inout [UInt8]) {
-    guard bitmap.width > 0, !bitmap.isColor, region.width > 0 else { return }
-    let originX = x + bitmap.left - region.x
-    let originY = y - bitmap.top - region.y
-    // A glyph may lie wholly outside the region (found by the caption fuzz target: a combining
-    // mark on a space, then a long word); then there is nothing to merge, and no range to make.
-    let firstColumn = max(0, -originX)
-    let endColumn = min(bitmap.width, region.width - originX)
-    let firstRow = max(0, -originY)
-    let endRow = min(bitmap.height, region.height - originY)
-    guard firstColumn < endColumn, firstRow < endRow else { return }
-    let columns = firstColumn..<endColumn
-    let rows = firstRow..<endRow
-    let width = region.width
-    bitmap.pixels.withUnsafeBufferPointer { source in
-      mask.withUnsafeMutableBufferPointer { destination in
-        guard let from = source.baseAddress, let into = destination.baseAddress else { return }
-        for row in rows {
-          // The maximum of the two coverages, in C (vectorized) for 12-MP captions.
-          memesh_max_bytes(
-            into + (originY + row) * width + originX + columns.lowerBound,
-            from + row * bitmap.width + columns.lowerBound, columns.count)
-        }
+  /// `bitmap` at `placement` in the compositor's terms; nil when it draws nothing.
+  private static func placed(_ bitmap: GlyphBitmap, _ placement: Placement)
+    -> memesh_overlay_bitmap?
+  {
+    let bytes = bitmap.width * bitmap.height * (bitmap.isColor ? 4 : 1)
+    guard bitmap.width > 0, bitmap.height > 0, bitmap.pixels.count >= bytes,
+      let base = bitmap.pixels.bytes.baseAddress
+    else { return nil }
+    // Far-off glyphs (beyond ±2³¹ pixels) are clamped, and still lie outside the picture.
+    return memesh_overlay_bitmap(
+      pixels: UnsafePointer(base), x: Int32(clamping: placement.x + bitmap.left),
+      y: Int32(clamping: placement.y - bitmap.top), width: Int32(clamping: bitmap.width),
+      height: Int32(clamping: bitmap.height))
+  }
+
+  /// The caption as a C layer; its pointers are valid while this canvas lives.
+  var layer: memesh_caption_layer {
+    memesh_caption_layer(
+      outlines: storage.outlines.baseAddress, outline_count: UInt32(storage.outlines.count),
+      fills: storage.fills.baseAddress, fill_count: UInt32(storage.fills.count),
+      colors: storage.colors.baseAddress, color_count: UInt32(storage.colors.count),
+      left: Int32(clamping: region.x), top: Int32(clamping: region.y),
+      right: Int32(clamping: region.x + region.width),
+      bottom: Int32(clamping: region.y + region.height))
+  }
+
+  /// Calls `body` with `canvases` as one C overlay (drawn in order), or nil when there are none.
+  static func withOverlay<Result>(
+    _ canvases: [CaptionCanvas], _ body: (UnsafePointer<memesh_overlay>?) throws -> Result
+  ) rethrows -> Result {
+    let layers = canvases.filter { $0.region.width > 0 && $0.region.height > 0 }.map(\.layer)
+    guard !layers.isEmpty else { return try body(nil) }
+    return try withExtendedLifetime(canvases) {
+      try layers.withUnsafeBufferPointer { pointers in
+        var overlay = memesh_overlay(layers: pointers.baseAddress, count: UInt32(pointers.count))
+        return try body(&overlay)
       }
     }
   }
 
   /// Composites black outlines, then white fills, then color glyphs over `image`.
   func composite(onto image: inout RGBAImage) {
-    composite(onto: &image, firstRow: 0)
-  }
-
-  /// Composites onto `strip`, which holds the picture's rows from `firstRow` on (full width);
-  /// rows outside the strip are skipped. `MemeRenderer` draws into such strips.
-  func composite(onto strip: inout RGBAImage, firstRow: Int) {
-    let low = max(region.y, firstRow)
-    let high = min(region.y + region.height, firstRow + strip.height)
-    guard region.width > 0, low < high, region.x + region.width <= strip.width else { return }
-    let visible = low..<high
-    let imageWidth = strip.width
-    let region = self.region
-    strip.pixels.withUnsafeMutableBufferPointer { pixels in
-      for (mask, color) in [(outline, UInt8(0)), (fill, UInt8(255))] {
-        mask.withUnsafeBufferPointer { mask in
-          guard let target = pixels.baseAddress, let coverage = mask.baseAddress else { return }
-          // CaptionCanvas.blend's arithmetic, in C: millions of pixels on a 12-MP meme.
-          memesh_composite_mask(
-            target + ((visible.lowerBound - firstRow) * imageWidth + region.x) * 4,
-            imageWidth * 4, coverage + (visible.lowerBound - region.y) * region.width,
-            region.width, UInt32(region.width), UInt32(visible.count), color)
-        }
-      }
-      for (bitmap, x, y) in colors {
-        let originX = x + bitmap.left
-        let originY = y - bitmap.top
-        for row in 0..<bitmap.height {
-          let imageY = originY + row
-          guard visible.contains(imageY) else { continue }
-          for column in 0..<bitmap.width {
-            let imageX = originX + column
-            guard imageX >= region.x, imageX < region.x + region.width else { continue }
-            let source = (row * bitmap.width + column) * 4
-            let alpha = Int(bitmap.pixels[source + 3])
-            guard alpha > 0 else { continue }
-            CaptionCanvas.blend(
-              into: pixels, at: ((imageY - firstRow) * imageWidth + imageX) * 4,
-              red: Int(bitmap.pixels[source + 2]), green: Int(bitmap.pixels[source + 1]),
-              blue: Int(bitmap.pixels[source]), alpha: alpha, premultiplied: true)
+    guard region.width > 0, region.height > 0, region.x + region.width <= image.width,
+      region.y + region.height <= image.height
+    else { return }
+    let width = image.width
+    var masks = [UInt8](repeating: 0, count: width * 2)
+    CaptionCanvas.withOverlay([self]) { overlay in
+      guard let overlay else { return }
+      image.pixels.withUnsafeMutableBufferPointer { pixels in
+        masks.withUnsafeMutableBufferPointer { masks in
+          guard let base = pixels.baseAddress, let scratch = masks.baseAddress else { return }
+          for row in region.y..<(region.y + region.height) {
+            memesh_overlay_draw_row(
+              overlay, UInt32(row), base + row * width * 4, UInt32(width), scratch)
           }
         }
       }
     }
   }
+}
 
-  /// Source-over in integers: straight-alpha destination, straight or premultiplied source.
-  @inline(__always)
-  static func blend(
-    into pixels: UnsafeMutableBufferPointer<UInt8>, at index: Int, red: Int, green: Int,
-    blue: Int, alpha: Int, premultiplied: Bool
-  ) {
-    let destinationAlpha = Int(pixels[index + 3])
-    let inverse = 255 - alpha
-    let source = premultiplied ? (red, green, blue) : (red * alpha, green * alpha, blue * alpha)
-    let scale = premultiplied ? 255 : 1
-    if destinationAlpha == 255 {
-      // Opaque background, the common case: out = src + dst × (1 − a).
-      pixels[index] = UInt8((source.0 * scale + Int(pixels[index]) * inverse + 127) / 255)
-      pixels[index + 1] = UInt8(
-        (source.1 * scale + Int(pixels[index + 1]) * inverse + 127) / 255)
-      pixels[index + 2] = UInt8(
-        (source.2 * scale + Int(pixels[index + 2]) * inverse + 127) / 255)
-      return
+extension CaptionCanvas {
+  /// The placed bitmaps as C arrays at fixed addresses, and the glyph bytes they point into.
+  fileprivate final class Storage {
+    let outlines: UnsafeMutableBufferPointer<memesh_overlay_bitmap>
+    let fills: UnsafeMutableBufferPointer<memesh_overlay_bitmap>
+    let colors: UnsafeMutableBufferPointer<memesh_overlay_bitmap>
+    private let owners: [GlyphPixels]
+
+    init(
+      outlines: [memesh_overlay_bitmap], fills: [memesh_overlay_bitmap],
+      colors: [memesh_overlay_bitmap], owners: [GlyphPixels]
+    ) {
+      func pinned(_ array: [memesh_overlay_bitmap]) -> UnsafeMutableBufferPointer<
+        memesh_overlay_bitmap
+      > {
+        let buffer = UnsafeMutableBufferPointer<memesh_overlay_bitmap>.allocate(
+          capacity: max(1, array.count))
+        _ = buffer.initialize(from: array)
+        return UnsafeMutableBufferPointer(rebasing: buffer[..<array.count])
+      }
+      self.outlines = pinned(outlines)
+      self.fills = pinned(fills)
+      self.colors = pinned(colors)
+      self.owners = owners
     }
-    // Transparent background: premultiply, add, divide by the new alpha.
-    let outAlpha255 = alpha * 255 + destinationAlpha * inverse
-    guard outAlpha255 > 0 else { return }
-    for channel in 0..<3 {
-      let sourceValue = [source.0, source.1, source.2][channel] * scale
-      let premultipliedOut =
-        sourceValue * 255 + Int(pixels[index + channel]) * destinationAlpha
-        * inverse
-      pixels[index + channel] = UInt8(
-        min(255, (premultipliedOut + outAlpha255 / 2) / outAlpha255))
+
+    deinit {
+      outlines.baseAddress?.deallocate()
+      fills.baseAddress?.deallocate()
+      colors.baseAddress?.deallocate()
     }
-    pixels[index + 3] = UInt8((outAlpha255 + 127) / 255)
   }
 }

@@ -75,7 +75,7 @@ final class DecoderHandle {
     }
   }
 
-  /// The APP1 EXIF payload (a TIFF structure), when the JPEG has one.
+  /// The EXIF payload (a TIFF structure): a JPEG's APP1, a PNG's eXIf before the image data.
   var exif: Data? {
     var size = 0
     guard let bytes = memesh_decoder_exif(pointer, &size), size > 0 else { return nil }

@@ -6,9 +6,9 @@ struct GlyphBitmap {
   var width: Int
   var height: Int
   /// `width * height` coverage bytes, or `width * height * 4` premultiplied B G R A bytes.
-  var pixels: [UInt8]
+  var pixels: GlyphPixels
   var isColor: Bool
 
   static let empty = GlyphBitmap(
-    left: 0, top: 0, width: 0, height: 0, pixels: [], isColor: false)
+    left: 0, top: 0, width: 0, height: 0, pixels: GlyphPixels(count: 0), isColor: false)
 }

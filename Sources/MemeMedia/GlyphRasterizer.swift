@@ -101,12 +101,12 @@ final class GlyphRasterizer {
     guard width > 0, height > 0, let buffer = source.buffer,
       source.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue)
     else { return .empty }
-    var pixels = [UInt8](repeating: 0, count: width * height)
     let pitch = Int(source.pitch)
-    pixels.withUnsafeMutableBufferPointer { destination in
+    let pixels = GlyphPixels(count: width * height) { destination in
+      guard let into = destination.baseAddress else { return }
       for row in 0..<height {
         let from = buffer + (pitch >= 0 ? row * pitch : (height - 1 - row) * -pitch)
-        for column in 0..<width { destination[row * width + column] = from[column] }
+        (into + row * width).initialize(from: from, count: width)
       }
     }
     return GlyphBitmap(
@@ -158,10 +158,10 @@ final class GlyphRasterizer {
     return Glyph(
       fill: GlyphBitmap(
         left: left, top: top, width: scaledColor.width, height: scaledColor.height,
-        pixels: scaledColor.pixels, isColor: true),
+        pixels: GlyphPixels(scaledColor.pixels), isColor: true),
       outline: GlyphBitmap(
         left: left, top: top, width: scaledOutline.width, height: scaledOutline.height,
-        pixels: scaledOutline.pixels, isColor: false))
+        pixels: GlyphPixels(scaledOutline.pixels), isColor: false))
   }
 
   /// The alpha channel of a BGRA buffer grown by a disk of `radius` pixels, antialiased.

@@ -100,7 +100,7 @@ extension MemeRenderer {
         rows.withUnsafeBufferPointer { pointers in
           var whole = memesh_rows(
             rows: pointers.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
-            opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1)
+            opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1, overlay: nil)
           memesh_downscale_rows(
             &whole, UInt32(size.width), UInt32(size.height), target.baseAddress)
         }

@@ -5,9 +5,10 @@ import MemeCore
 /// Renders a meme at full resolution, encodes it and makes its thumbnail, in one pass.
 ///
 /// The picture is never copied: the encoder reads rows straight from the decoded (and cropped)
-/// photo, except the few rows a caption covers, which are copied into small strips and drawn
-/// on. So a 12-MP share needs the decoded 48 MB plus the strips and the encoded file, and the
-/// thumbnail is reduced on a second thread while the main one encodes.
+/// photo; a row a caption covers is copied into the reading thread's scratch row and the
+/// caption drawn on it there. So a 12-MP share needs the decoded 48 MB plus the encoded file,
+/// the caption work runs on the encoder's threads, and the thumbnail is reduced on another
+/// thread while they encode.
 public struct MemeRenderer: Sendable {
   /// A rendered meme: the encoded file and its PNG thumbnail.
   public struct Output: Sendable {
@@ -114,7 +115,6 @@ public struct MemeRenderer: Sendable {
     }
     let (canvases, report) = try captions.canvases(
       for: rect.size, top: top, bottom: bottom, font: font)
-    let strips = MemeRenderer.strips(of: image, in: rect, covering: canvases)
     let thumbnailSize = ImageOps.fittedSize(
       of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
     var thumbnailPixels = [UInt8](
@@ -125,8 +125,9 @@ public struct MemeRenderer: Sendable {
       filter: Int32(pngCompression.filter), threads: Int32(pngCompression.threads),
       strategy: Int32(pngCompression.strategy))
     let icc = [UInt8](options.iccProfile ?? Data())
-    let data = try MemeRenderer.withRows(of: image, in: rect, strips: strips, isOpaque: isOpaque) {
-      rows in
+    let data = try MemeRenderer.withRows(
+      of: image, in: rect, captions: canvases, isOpaque: isOpaque
+    ) { rows in
       try thumbnailPixels.withUnsafeMutableBufferPointer { thumbnail in
         try MemeRenderer.withOptionalCString(recipe) { recipe in
           try icc.withUnsafeBufferPointer { icc in
@@ -154,78 +155,33 @@ public struct MemeRenderer: Sendable {
       thumbnailSize: thumbnailSize, report: report)
   }
 
-  // MARK: - Strips
+  // MARK: - Rows
 
-  /// Rows `firstRow ..< firstRow + image.height` of the meme, copied from the photo and drawn on.
-  struct Strip {
-    var firstRow: Int
-    var image: RGBAImage
-  }
-
-  /// One strip per group of overlapping caption regions, with the captions composited.
-  static func strips(of image: RGBAImage, in rect: PixelRect, covering canvases: [CaptionCanvas])
-    -> [Strip]
-  {
-    let ranges = canvases.map(\.region).filter { $0.width > 0 && $0.height > 0 }
-      .map { $0.y..<($0.y + $0.height) }.sorted { $0.lowerBound < $1.lowerBound }
-    var merged: [Range<Int>] = []
-    for range in ranges {
-      if let last = merged.last, range.lowerBound <= last.upperBound {
-        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-      } else {
-        merged.append(range)
-      }
-    }
-    return merged.map { rows in
-      var strip = ImageOps.crop(
-        image,
-        to: PixelRect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
-      )
-      for canvas in canvases { canvas.composite(onto: &strip, firstRow: rows.lowerBound) }
-      return Strip(firstRow: rows.lowerBound, image: strip)
-    }
-  }
-
-  /// Calls `body` with the meme as row pointers: strip rows where captions are, photo rows
-  /// (offset by the crop) everywhere else.
+  /// Calls `body` with the meme as row pointers into the photo (offset by the crop), with the
+  /// captions as an overlay that each reader (encoder threads, thumbnail) draws into its own
+  /// scratch row: the photo is never copied, and the caption work is spread over the threads.
   static func withRows<Result>(
-    of image: RGBAImage, in rect: PixelRect, strips: [Strip], isOpaque: Bool?,
+    of image: RGBAImage, in rect: PixelRect, captions: [CaptionCanvas], isOpaque: Bool?,
     _ body: (UnsafePointer<memesh_rows>) throws -> Result
   ) throws -> Result {
     try image.pixels.withUnsafeBufferPointer { photo in
-      try withStripPointers(strips[...], collected: []) { stripBases in
-        guard let photoBase = photo.baseAddress else {
-          throw MemeError("cannot render: the picture is empty")
-        }
-        var rows = (0..<rect.height).map { row -> UnsafePointer<UInt8>? in
-          photoBase + ((rect.y + row) * image.width + rect.x) * 4
-        }
-        for (strip, base) in zip(strips, stripBases) {
-          for row in 0..<strip.image.height {
-            rows[strip.firstRow + row] = base + row * strip.image.width * 4
-          }
-        }
-        return try rows.withUnsafeBufferPointer { pointers in
+      guard let photoBase = photo.baseAddress else {
+        throw MemeError("cannot render: the picture is empty")
+      }
+      let rows = (0..<rect.height).map { row -> UnsafePointer<UInt8>? in
+        photoBase + ((rect.y + row) * image.width + rect.x) * 4
+      }
+      return try CaptionCanvas.withOverlay(captions) { overlay in
+        try rows.withUnsafeBufferPointer { pointers in
+          // Captions drawn on opaque pixels keep them opaque, so a known answer stands.
           var meme = memesh_rows(
             rows: pointers.baseAddress, width: UInt32(rect.width), height: UInt32(rect.height),
-            opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1)
+            opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1, overlay: overlay)
           // Looked up once here rather than by each consumer (encoder, thumbnail).
           meme.opaque = memesh_rows_opaque(&meme)
           return try body(&meme)
         }
       }
-    }
-  }
-
-  /// Pins every strip's pixels for the duration of `body`.
-  private static func withStripPointers<Result>(
-    _ strips: ArraySlice<Strip>, collected: [UnsafePointer<UInt8>],
-    _ body: ([UnsafePointer<UInt8>]) throws -> Result
-  ) throws -> Result {
-    guard let first = strips.first else { return try body(collected) }
-    return try first.image.pixels.withUnsafeBufferPointer { pixels in
-      guard let base = pixels.baseAddress else { throw MemeError("cannot render: empty caption") }
-      return try withStripPointers(strips.dropFirst(), collected: collected + [base], body)
     }
   }
 

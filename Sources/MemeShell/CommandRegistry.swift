@@ -128,7 +128,7 @@ public enum CommandRegistry {
         + "unsaved changes, editing. Scripts may rely on them."
     ) { shell, arguments in
       guard arguments.isEmpty else { throw arguments.usageError() }
-      shell.info()
+      try shell.info()
     },
   ]
 

@@ -34,9 +34,9 @@ enum MemeRendering {
   static func preview(
     _ state: EditorState, picture: SourcePicture, catalog: FontCatalog
   ) throws -> (image: RGBAImage, report: CaptionReport) {
-    let full = picture.size
+    let full = try picture.size
     let rect = try state.crop.resolved(in: full)
-    let proxy = picture.proxy
+    let proxy = try picture.proxy
     let scaleX = Double(proxy.width) / Double(max(1, full.width))
     let scaleY = Double(proxy.height) / Double(max(1, full.height))
     let scaled = PixelRect(

@@ -60,10 +60,7 @@ extension Shell {
           picture = known
         } else {
           do {
-            let bytes = try drafts.imageData(sha256: sha)
-            let path = step.sourcePath ?? "draft"
-            let decoded = try ImageCodec.decode(bytes, name: path)
-            let made = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+            let made = try restoredPicture(sha256: sha, path: step.sourcePath ?? "draft")
             pictures[sha] = made
             picture = made
           } catch {
@@ -97,5 +94,38 @@ extension Shell {
         "restored the draft\(summary) with \(states.count) undo steps; 'new' starts a blank one")
     }
     return true
+  }
+
+  /// A draft's picture, read now and decoded when its pixels are first needed: starting with a
+  /// draft of a 12-MP photo then costs a file read, not a decode. What can be checked without
+  /// decoding is checked here, so such a draft is reported at start as before: a missing or
+  /// unreadable file, and bytes that are not a PNG or JPEG (those are decoded now, for the
+  /// decoder's own message). Damage deeper in the file, or bytes that no longer match the
+  /// SHA-256 they are saved under, surface when the pixels are needed (`discardUnusableDraft`).
+  func restoredPicture(sha256: String, path: String) throws -> SourcePicture {
+    let bytes = try drafts.imageData(sha256: sha256)
+    guard let format = ImageCodec.sniff(bytes) else {
+      let decoded = try ImageCodec.decode(bytes, name: path)
+      return MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+    }
+    return SourcePicture(path: path, originalBytes: bytes, sha256: sha256, format: format) {
+      // The same pipeline as an eager restore (proxy and SHA-256 on two cores), so the pixels
+      // are the same.
+      let decoded = try ImageCodec.decode(bytes, name: path)
+      let made = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+      guard made.sha256 == sha256 else {
+        throw ShellError("the draft's picture \(sha256.prefix(12))… does not match its contents")
+      }
+      return SourcePicture.Pixels(image: try made.image, proxy: try made.proxy)
+    }
+  }
+
+  /// A restored picture turned out not to decode: reported as a draft that cannot be restored
+  /// is at start, and the editor starts blank (the draft is removed, as it is then).
+  func discardUnusableDraft(_ failure: SourcePicture.DecodeFailure) {
+    console.warning("cannot restore the draft: \(failure.message); starting blank")
+    history = History(initial: .blank)
+    cleanState = .blank
+    try? drafts.clear()
   }
 }

@@ -41,8 +41,8 @@ extension Shell {
     let format = picture.format == .png ? "PNG" : "JPEG"
     let turned =
       decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
-    console.line(
-      "\(picture.displayName): \(picture.size.width)×\(picture.size.height) \(format)\(turned)")
+    let size = try picture.size
+    console.line("\(picture.displayName): \(size.width)×\(size.height) \(format)\(turned)")
   }
 
   // MARK: - Captions and font
@@ -167,10 +167,11 @@ extension Shell {
     }
     let crop = try Crop(words: arguments.words)
     if let picture = state.picture {
-      let rect = try crop.resolved(in: picture.size)
+      let size = try picture.size
+      let rect = try crop.resolved(in: size)
       apply(.setCrop(crop), label: "crop \(crop)")
       if crop == .off {
-        console.line("crop: off (\(picture.size.width)×\(picture.size.height))")
+        console.line("crop: off (\(size.width)×\(size.height))")
       } else {
         console.line("crop: \(crop) (\(rect.width)×\(rect.height) at \(rect.x),\(rect.y))")
       }
@@ -217,12 +218,13 @@ extension Shell {
   // MARK: - Info
 
   /// `info`: the editor state as stable `key: value` lines for scripts.
-  func info() {
+  func info() throws {
     let picture = state.picture
+    let size = try picture?.size
     let lines: [(String, String)] = [
       ("image", picture?.path ?? ""),
-      ("width", picture.map { String($0.size.width) } ?? ""),
-      ("height", picture.map { String($0.size.height) } ?? ""),
+      ("width", size.map { String($0.width) } ?? ""),
+      ("height", size.map { String($0.height) } ?? ""),
       ("format", picture?.format.rawValue ?? ""),
       ("top", state.top),
       ("bottom", state.bottom),
@@ -271,7 +273,7 @@ extension Shell {
           "(placeholders TOP and BOTTOM are not drawn; 'top TEXT' and 'bottom TEXT' set them)")
       }
     } else {
-      let rect = try state.crop.resolved(in: picture.size)
+      let rect = try state.crop.resolved(in: try picture.size)
       console.line(
         "preview: \(picture.displayName) \(rect.width)×\(rect.height), font \(state.font)"
           + (state.crop == .off ? "" : ", crop \(state.crop)"))

@@ -139,6 +139,12 @@ public final class Shell: @unchecked Sendable {
     do {
       try command.run(self, arguments)
       return true
+    } catch let failure as SourcePicture.DecodeFailure where history != History(initial: .blank) {
+      // Only a picture restored from the draft is decoded on demand, and only one whose file was
+      // damaged after it was saved fails here: the draft is dropped as it would have been at
+      // start, and the command runs again on the blank editor.
+      discardUnusableDraft(failure)
+      return run(line: rawLine)
     } catch let error as any UserFacingError {
       console.error(error.message)
     } catch {

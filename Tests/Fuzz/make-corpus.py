@@ -17,6 +17,7 @@ from PIL import Image
 FUZZ = Path(__file__).resolve().parent
 ROOT = FUZZ.parent.parent
 PNGSUITE = ROOT / "Tests/MemeMediaTests/Fixtures/pngsuite"
+IMAGES = ROOT / "Tests/MemeMediaTests/Fixtures/images"
 
 
 def folder(name):
@@ -59,6 +60,9 @@ def png_seeds():
         source = PNGSUITE / f"{name}.png"
         if source.exists():
             shutil.copy(source, out / f"{name}.png")
+    # A colour profile (iCCP, inflated by memesh) and an early eXIf orientation.
+    for name in ["icc-rgb.png", "png-exif-6.png"]:
+        shutil.copy(IMAGES / name, out / name)
     return out
 
 
@@ -92,6 +96,9 @@ def jpeg_seeds():
     (out / "recipe-comment.jpg").write_bytes(data[:2] + comment + data[2:])
     # Truncated: libjpeg warns and fills grey.
     (out / "truncated.jpg").write_bytes(data[: len(data) * 2 // 3])
+    # Colour profiles in one APP2 marker and spread over two.
+    for name in ["icc-rgb.jpg", "icc-large.jpg"]:
+        shutil.copy(IMAGES / name, out / name)
     return out
 
 

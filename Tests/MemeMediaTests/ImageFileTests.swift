@@ -41,8 +41,8 @@ import Testing
     #expect(warnings.isEmpty)
     #expect(picture.originalBytes == original)
     #expect(picture.sha256 == Checksum.sha256(original))
-    #expect(picture.image.size == PixelSize(width: 24, height: 16))
-    #expect(picture.proxy.size == PixelSize(width: 24, height: 16))
+    #expect(try picture.image.size == PixelSize(width: 24, height: 16))
+    #expect(try picture.proxy.size == PixelSize(width: 24, height: 16))
     #expect(picture.format == .jpeg)
     // The file on disk is untouched too.
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)

@@ -23,6 +23,18 @@ import Testing
     #expect(Quadrants.matches(decoded.image), "\(Quadrants.colours(of: decoded.image))")
   }
 
+  @Test func aPNGsExifOrientationIsAppliedWhenItComesBeforeTheImage() throws {
+    let early = try ImageFixtures.decode("png-exif-6.png")
+    #expect(early.orientation == 6)
+    #expect(early.image.size == PixelSize(width: 24, height: 16))
+    #expect(Quadrants.matches(early.image), "\(Quadrants.colours(of: early.image))")
+    // The same chunk after the image data is ignored, as browsers ignore it.
+    let late = try ImageFixtures.decode("png-exif-6-late.png")
+    #expect(late.orientation == 1)
+    #expect(late.image.size == PixelSize(width: 16, height: 24))
+    #expect(late.warnings.isEmpty)
+  }
+
   @Test(arguments: [
     "exif-bad-9.jpg", "exif-bad-0.jpg", "exif-bad-type.jpg", "exif-bad-count.jpg",
     "exif-bad-offset.jpg", "exif-bad-entries.jpg", "exif-bad-header.jpg", "exif-truncated.jpg",

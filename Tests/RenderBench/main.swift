@@ -139,7 +139,7 @@ do {
   let state = EditorState(picture: picture, top: top, bottom: bottom, font: font)
   let renderer = MemeRenderer(catalog: .standard(), pngCompression: compression)
   if slow {
-    var image = picture.image
+    var image = try picture.image
     _ = try renderer.captions.draw(into: &image, top: top, bottom: bottom, font: font)
     lap("captions")
     let recipe = MemeRecipe(

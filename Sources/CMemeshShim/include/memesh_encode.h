@@ -4,17 +4,57 @@
 #include <stdint.h>
 
 /* Encoding straight from row pointers, so a meme is written without assembling a copy of the
-   whole picture: most rows point into the decoded photo, the few rows a caption covers point
-   into a small strip with the text drawn. libjpeg's errors longjmp, so this lives in the shim. */
+   whole picture: the rows point into the decoded photo, and the captions are drawn, row by row,
+   into a small scratch row by whichever thread reads a row they cover (the encoder's, the
+   thumbnail's). libjpeg's errors longjmp, so this lives in the shim. */
 
-/// A picture as `height` pointers to rows of `width` RGBA8 pixels (rows need not be adjacent).
+/// A glyph bitmap placed in the picture: `width * height` coverage bytes, or premultiplied
+/// B G R A for a color glyph, its top-left pixel at (`x`, `y`).
+typedef struct memesh_overlay_bitmap {
+  const uint8_t *pixels;
+  int32_t x, y;
+  int32_t width, height;
+} memesh_overlay_bitmap;
+
+/// One caption, drawn like CaptionCanvas: the black outline coverage (the maximum of every
+/// outline bitmap, so overlapping neighbours do not darken each other), then the white fill
+/// coverage (likewise), then the color glyphs in order, all clipped to the region
+/// `left ..< right`, `top ..< bottom`.
+typedef struct memesh_caption_layer {
+  const memesh_overlay_bitmap *outlines;
+  uint32_t outline_count;
+  const memesh_overlay_bitmap *fills;
+  uint32_t fill_count;
+  const memesh_overlay_bitmap *colors;
+  uint32_t color_count;
+  int32_t left, top, right, bottom;
+} memesh_caption_layer;
+
+/// The captions over a picture, drawn one layer after another.
+typedef struct memesh_overlay {
+  const memesh_caption_layer *layers;
+  uint32_t count;
+} memesh_overlay;
+
+/// 1 when a layer's region covers row `row`.
+int memesh_overlay_covers(const memesh_overlay *overlay, uint32_t row);
+
+/// Draws every layer's part of row `row` onto `pixels` (the row's `width` RGBA8 pixels).
+/// `masks` is scratch of 2 × `width` bytes. Integer-exact with drawing the whole caption at
+/// once: each pixel sees the same operations in the same order.
+void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_t *pixels,
+                             uint32_t width, uint8_t *masks);
+
+/// A picture as `height` pointers to rows of `width` RGBA8 pixels (rows need not be adjacent),
+/// with `overlay` (or NULL) drawn over them.
 typedef struct memesh_rows {
   const uint8_t *const *rows;
   uint32_t width;
   uint32_t height;
   /// 1: every alpha is 255 (a decoded JPEG); 0: some pixel is not opaque; -1: unknown (looked
-  /// up when needed: each look is a pass over the whole picture).
+  /// up when needed: each look is a pass over the whole picture). With the overlay drawn.
   int opaque;
+  const memesh_overlay *overlay;
 } memesh_rows;
 
 /// How memesh_encode_png_rows compresses (MemeRenderer.swift has the measured choice).
@@ -51,16 +91,6 @@ int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char 
 /// Box-filter reduction (alpha-weighted) of `image` to `out_width`×`out_height` RGBA8 pixels.
 void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
                            uint8_t *out);
-
-/// Caption drawing's inner loops (CaptionCanvas), in C because they touch millions of pixels
-/// on a 12-MP meme. Blends `gray` at coverage `mask` over `height` rows of `width` RGBA pixels
-/// (`pixels` rows `row_bytes` apart, `mask` rows `mask_stride` apart): source-over with straight
-/// alpha, integer-exact with CaptionCanvas.blend.
-void memesh_composite_mask(uint8_t *pixels, size_t row_bytes, const uint8_t *mask,
-                           size_t mask_stride, uint32_t width, uint32_t height, uint8_t gray);
-
-/// target[i] = max(target[i], source[i]) for `count` bytes: merges glyph coverage.
-void memesh_max_bytes(uint8_t *target, const uint8_t *source, size_t count);
 
 /// What memesh_render_rows writes: the encoded file and, when asked, a thumbnail.
 typedef struct memesh_render_request {

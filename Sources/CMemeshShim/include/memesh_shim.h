@@ -52,7 +52,8 @@ const char *memesh_decoder_message(const memesh_decoder *decoder);
 int memesh_decoder_warning_count(const memesh_decoder *decoder);
 /// Warning `index`, 0 ≤ index < memesh_decoder_warning_count.
 const char *memesh_decoder_warning(const memesh_decoder *decoder, int index);
-/// The first APP1 "Exif" segment's payload (JPEG only), or NULL; valid until freed.
+/// The EXIF TIFF structure, or NULL; valid until freed: a JPEG's first APP1 "Exif" payload, a
+/// PNG's eXIf chunk when it comes before the image data.
 const uint8_t *memesh_decoder_exif(const memesh_decoder *decoder, size_t *size);
 /// The memesh recipe (PNG iTXt `memesh:recipe` or JPEG COM `memesh:recipe …`), or NULL.
 const uint8_t *memesh_decoder_recipe(const memesh_decoder *decoder, size_t *size);
