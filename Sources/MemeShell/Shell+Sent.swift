@@ -134,12 +134,24 @@ extension Shell {
       + "\(two(time % 60))Z"
   }
 
+  /// `2026-09-21 16:13`: local time to the minute, what DateFormatter's `yyyy-MM-dd HH:mm`
+  /// writes, from localtime_r (a DateFormatter per row was three quarters of `browse`'s time:
+  /// 3.1 s of 4.2 s for 20,000 memes).
   static func tableDate(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    return formatter.string(from: date)
+    _ = localTimeReady
+    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    var parts = tm()
+    guard localtime_r(&seconds, &parts) != nil else {
+      return String(internetDate(date).prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
+    let year = String(parts.tm_year + 1900)
+    return String(repeating: "0", count: max(0, 4 - year.count)) + year
+      + "-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
   }
+
+  /// localtime_r need not read TZ itself: tzset once.
+  private static let localTimeReady: Void = tzset()
 
   // MARK: - Detail
 
