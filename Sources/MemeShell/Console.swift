@@ -32,6 +32,8 @@ public final class Console {
   let colorErrors: Bool
   /// Whether stdout is a terminal that understands ANSI screen clearing (not TERM=dumb).
   let canClearScreen: Bool
+  /// Whether stdout is a terminal (where Ctrl-C echoes `^C`).
+  let outputIsTerminal: Bool
 
   /// Writes to stdout and stderr; `error:` is red when `colorAllowed`, stderr is a terminal and
   /// neither NO_COLOR nor TERM=dumb says otherwise.
@@ -39,7 +41,8 @@ public final class Console {
     capture = nil
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     colorErrors = colorAllowed && !noColor && isatty(2) == 1 && environment["TERM"] != "dumb"
-    canClearScreen = isatty(1) == 1 && environment["TERM"] != "dumb"
+    outputIsTerminal = isatty(1) == 1
+    canClearScreen = outputIsTerminal && environment["TERM"] != "dumb"
   }
 
   /// Collects into `capture`.
@@ -47,6 +50,7 @@ public final class Console {
     self.capture = capture
     colorErrors = false
     canClearScreen = false
+    outputIsTerminal = false
   }
 
   // MARK: - Text
@@ -122,6 +126,13 @@ public final class Console {
   func clearScreen() {
     guard capture == nil, canClearScreen else { return }
     Console.writeAll(1, "\u{1B}[H\u{1B}[2J\u{1B}[3J")
+  }
+
+  /// Ends the line on which the terminal echoed `^C` for a Ctrl-C, so the next message starts
+  /// at the left; nothing when stdout is not a terminal or output is captured.
+  func endEchoedInterrupt() {
+    guard capture == nil, outputIsTerminal else { return }
+    Console.writeAll(1, "\n")
   }
 
   /// A terminal picture: escape sequences pass through. Never captured into transcripts.

@@ -79,7 +79,8 @@ extension LineEditor {
       next = end
       guard next < lines.count else { return }
       LineEditor.writeToTerminal("--More--")
-      let key = LineEditor.answerKey(among: [" ", "\r", "\n", "y", "Y", "n", "N", "q", "Q", "\u{7F}"])
+      let key = LineEditor.answerKey(
+        among: [" ", "\r", "\n", "y", "Y", "n", "N", "q", "Q", "\u{7F}"])
       // Erase the marker where the next line goes.
       LineEditor.writeToTerminal("\r\u{1B}[K")
       switch key {

@@ -19,6 +19,7 @@ extension Shell {
     let expanded = OutputFile.expanded(path)
     // Decode, SHA-256 and preview proxy at once on two cores (MemeRenderer+Loading).
     let (picture, decoded) = try MemeRenderer.loadPicture(path: expanded, displayPath: path)
+    try checkInterrupt("load", "the editor is unchanged")
     for warning in decoded.warnings { console.warning(warning) }
     if let recipe = decoded.recipe {
       let captions =
@@ -142,6 +143,7 @@ extension Shell {
     let width = fonts.map { Display.escaped($0.name).count }.max() ?? 0
     let renderer = CaptionRenderer(catalog: catalog)
     for font in fonts {
+      try checkInterrupt("fonts")
       let marker = font.name.lowercased() == state.font.lowercased() ? "*" : " "
       let name = Display.escaped(font.name)
       let padded = name + String(repeating: " ", count: max(0, width - name.count))
@@ -247,12 +249,13 @@ extension Shell {
       throw arguments.usageError("unexpected '\(parsed.positional[0])'")
     }
     let picture = try requirePicture(for: "preview")
-    view = .editor
     if let out = parsed.values["--out"] {
       let path = OutputFile.destination(out, defaultName: "preview.png")
       let format = OutputFile.format(ofPath: path) ?? .png
       let rendered = try MemeRendering.render(
         state, picture: picture, format: format, catalog: catalog)
+      try checkInterrupt("preview", "nothing was written")
+      view = .editor
       for warning in rendered.report.warnings { console.warning(warning) }
       try OutputFile.write(rendered.data, to: path)
       console.line("wrote \(path) (\(rendered.size.width)×\(rendered.size.height))")
@@ -260,19 +263,24 @@ extension Shell {
       return
     }
     let (image, report) = try MemeRendering.preview(state, picture: picture, catalog: catalog)
-    for warning in report.warnings { console.warning(warning) }
+    try checkInterrupt("preview", "nothing was shown")
     if settings.previewMode != .none, let window = drawingWindow {
       let picture = TerminalPreview.draw(
         image, mode: settings.previewMode,
         colorDepth: TerminalCapabilities.detect(environment: environment).colorDepth,
         maxColumns: window.cells.columns, maxRows: max(4, window.cells.rows - 4),
         environment: environment, cellPixelSize: window.cellPixelSize)
+      try checkInterrupt("preview", "nothing was shown")
+      view = .editor
+      for warning in report.warnings { console.warning(warning) }
       console.picture(picture.text)
       if state.top.isEmpty || state.bottom.isEmpty {
         console.line(
           "(placeholders TOP and BOTTOM are not drawn; 'top TEXT' and 'bottom TEXT' set them)")
       }
     } else {
+      view = .editor
+      for warning in report.warnings { console.warning(warning) }
       let rect = try state.crop.resolved(in: try picture.size)
       console.line(
         "preview: \(picture.displayName) \(rect.width)×\(rect.height), font \(state.font)"

@@ -18,21 +18,29 @@ extension Shell {
     }
     guard parsed.positional.count <= 1 else { throw arguments.usageError() }
     let layout = parsed.positional.first ?? "table"
+    let previousView = view
     view = .sent
-    switch layout.lowercased() {
-    case "table": try browseTable()
-    case "grid": try browseGrid()
-    default:
-      let hint = Suggestions.nearest(to: layout, among: ["table", "grid"])
-      throw ShellError(
-        "\(arguments.invokedAs): unknown layout '\(layout)'"
-          + (hint.map { "; did you mean '\($0)'?" } ?? " (table or grid)"))
+    do {
+      switch layout.lowercased() {
+      case "table": try browseTable()
+      case "grid": try browseGrid()
+      default:
+        let hint = Suggestions.nearest(to: layout, among: ["table", "grid"])
+        throw ShellError(
+          "\(arguments.invokedAs): unknown layout '\(layout)'"
+            + (hint.map { "; did you mean '\($0)'?" } ?? " (table or grid)"))
+      }
+    } catch {
+      // Interrupted (or failed): the user stays where they were.
+      view = previousView
+      throw error
     }
   }
 
   /// The sent memes as a table.
   func browseTable() throws {
     let memes = try store.memes()
+    try checkInterrupt("browse", "nothing was listed")
     guard !memes.isEmpty else {
       console.line("no sent memes yet: 'load PATH' a picture, caption it and 'share' it")
       return
@@ -59,8 +67,14 @@ extension Shell {
           ? cell : Display.padded(cell, toColumns: widths[index], alignRight: index == 0)
       }.joined(separator: "  ")
     }
+    try checkInterrupt("browse", "nothing was listed")
     console.line(format(header))
-    for row in rows { console.line(format(row)) }
+    for (index, row) in rows.enumerated() {
+      if index % 100 == 0 {
+        try checkInterrupt("browse", "listed \(index) of \(rows.count) memes")
+      }
+      console.line(format(row))
+    }
   }
 
   /// `browse grid`: thumbnails with their ids (a table where pictures cannot be drawn).
@@ -102,7 +116,9 @@ extension Shell {
     // The store's path once, not a URL per meme; dates formatted by hand (ISO8601DateFormatter
     // and URL building were most of the time for 10,000 memes).
     let directory = store.directory.path
-    let rows = try store.memes().map { meme in
+    let memes = try store.memes()
+    try checkInterrupt("browse", "nothing was listed")
+    let rows = memes.map { meme in
       [
         String(meme.id), Display.escaped(meme.top), Display.escaped(meme.bottom),
         Display.escaped(meme.font), String(meme.width), String(meme.height),
@@ -225,6 +241,7 @@ extension Shell {
     let path = store.url(for: meme.originalFile).path
     let bytes = try ImageFile.read(path: path)
     let decoded = try ImageCodec.decode(bytes, name: meme.sourceName)
+    try checkInterrupt("edit", "the editor is unchanged")
     let picture = MemeRenderer.sourcePicture(
       path: meme.sourceName, bytes: bytes, decoded: decoded)
     let top = recipe?.top ?? meme.top

@@ -141,3 +141,51 @@ extension ShellViewTests {
     #expect(lines[1].contains("日本語のキャプションは…"))
   }
 }
+
+extension ShellViewTests {
+  /// Ctrl-C during a long command (the line editor's flag, here set by the test) stops it
+  /// before it changes anything, with one error line; the session goes on.
+  @Test func ctrlCDuringLongCommandsChangesNothing() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let (shell, capture) = makeShell(home: home)
+    #expect(shell.run(line: "load '\(Self.images.path)/square.png'"))
+    #expect(shell.run(line: "caption keep | me"))
+    #expect(shell.run(line: "share"))
+    #expect(shell.run(line: "load '\(Self.images.path)/square.png'"))
+    #expect(shell.run(line: "top draft"))
+    let before = shell.state
+    let draftFile = URL(fileURLWithPath: shell.drafts.directory.path + "/draft.plist")
+    let draft = try Data(contentsOf: draftFile)
+    let out = home.appendingPathComponent("out.png")
+    _ = capture.drain()
+
+    shell.interruptRequested = { true }
+    #expect(!shell.run(line: "load '\(Self.images.path)/cat.png'"))
+    #expect(!shell.run(line: "preview --out '\(out.path)'"))
+    #expect(!shell.run(line: "preview"))
+    #expect(!shell.run(line: "fonts"))
+    #expect(!shell.run(line: "browse"))
+    #expect(!shell.run(line: "browse --tsv"))
+    #expect(!shell.run(line: "edit 1"))
+    #expect(
+      capture.drain().map(\.text) == [
+        "error: load: interrupted; the editor is unchanged",
+        "error: preview: interrupted; nothing was written",
+        "error: preview: interrupted; nothing was shown",
+        "error: fonts: interrupted",
+        "error: browse: interrupted; nothing was listed",
+        "error: browse: interrupted; nothing was listed",
+        "error: edit: interrupted; the editor is unchanged",
+      ])
+    #expect(shell.state == before)
+    #expect(shell.view == .editor)
+    #expect(try Data(contentsOf: draftFile) == draft)
+    #expect(!FileManager.default.fileExists(atPath: out.path))
+    #expect(try shell.store.memes().count == 1)
+
+    shell.interruptRequested = { false }
+    #expect(shell.run(line: "browse"))
+    #expect(shell.view == .sent)
+  }
+}
