@@ -111,6 +111,10 @@ extension ImageCodec {
     } catch let failure as MemeDecodeFailure {
       var reason = userWording(failure.reason)
       if reason == "not a PNG file" { reason += " (starts with \"\(escapedStart(of: data))\")" }
+      // The shim's check_pixels wording: say how to raise the cap.
+      if reason.hasPrefix("the picture is "), reason.contains("more than the limit of") {
+        reason += " (\(limits.capHint))"
+      }
       throw MemeError("cannot load '\(name)': \(reason)")
     } catch {
       throw MemeError("cannot load '\(name)': \(error)")

@@ -9,12 +9,47 @@ public struct DecodeLimits: Sendable, Equatable {
   /// also stops at 1.6 billion scan-pixels, so a big picture is allowed fewer.
   public var maxJPEGScans: Int
 
+  /// The value of `MEMESH_MAX_MEGAPIXELS` when it was set but not a whole number of megapixels
+  /// in `megapixelRange` (the cap error then says so instead of how to raise the cap).
+  public var ignoredSetting: String?
+
+  /// The environment variable that raises (or lowers) the pixel cap, in megapixels.
+  public static let megapixelsVariable = "MEMESH_MAX_MEGAPIXELS"
+  /// What `MEMESH_MAX_MEGAPIXELS` may ask for: up to 4,000 MP (16 GB of decoded pixels).
+  public static let megapixelRange = 1...4000
+
   public init(maxPixels: Int = 100_000_000, maxJPEGScans: Int = 100) {
     self.maxPixels = maxPixels
     self.maxJPEGScans = maxJPEGScans
   }
 
-  public static let `default` = DecodeLimits()
+  /// The default limits, with the pixel cap from `MEMESH_MAX_MEGAPIXELS` when `setting` (its
+  /// value, nil when unset) is a whole number of megapixels in `megapixelRange`.
+  public init(megapixelSetting setting: String?) {
+    self.init()
+    guard let setting else { return }
+    let trimmed = setting.trimmingCharacters(in: .whitespaces)
+    if let megapixels = Int(trimmed), DecodeLimits.megapixelRange.contains(megapixels) {
+      maxPixels = megapixels * 1_000_000
+    } else {
+      ignoredSetting = setting
+    }
+  }
+
+  /// What every load uses: 100 megapixels unless `MEMESH_MAX_MEGAPIXELS` says otherwise (read
+  /// once, at the first load, so start-up does not pay for it).
+  public static let `default` = DecodeLimits(
+    megapixelSetting: getenv(megapixelsVariable).map { String(cString: $0) })
+
+  /// What the cap error adds: how to raise the cap, or why the setting was not used.
+  var capHint: String {
+    guard let ignoredSetting else {
+      return "set \(DecodeLimits.megapixelsVariable) to allow more"
+    }
+    let range = DecodeLimits.megapixelRange
+    return "\(DecodeLimits.megapixelsVariable)='\(ImageCodec.displayName(ignoredSetting))' was "
+      + "ignored: not a whole number of megapixels from \(range.lowerBound) to \(range.upperBound)"
+  }
 }
 
 /// A decoded picture, upright.

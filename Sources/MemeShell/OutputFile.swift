@@ -48,16 +48,21 @@ enum OutputFile {
 
   /// Writes `data` to `path` atomically; refuses anything but a regular file (or a new name).
   static func write(_ data: Data, to path: String) throws {
+    try moveIntoPlace(try writeTemporary(data, for: path), path)
+  }
+
+  /// The first half of `write`: writes and flushes `data` to a new temporary file beside `path`
+  /// (after refusing a `path` that is not a regular file) and returns the temporary's path.
+  static func writeTemporary(_ data: Data, for path: String) throws -> String {
     guard !path.isEmpty else { throw MemeError("cannot write '': no file name given") }
-    func failure(_ reason: String) -> MemeError { MemeError("cannot write '\(path)': \(reason)") }
     var status = stat()
     if stat(path, &status) == 0 {
       switch status.st_mode & S_IFMT {
       case S_IFREG: break
-      case S_IFDIR: throw failure("is a directory")
-      case S_IFCHR, S_IFBLK: throw failure("is a device; memesh only writes regular files")
-      case S_IFIFO: throw failure("is a FIFO; memesh only writes regular files")
-      default: throw failure("not a regular file")
+      case S_IFDIR: throw failure(path, "is a directory")
+      case S_IFCHR, S_IFBLK: throw failure(path, "is a device; memesh only writes regular files")
+      case S_IFIFO: throw failure(path, "is a FIFO; memesh only writes regular files")
+      default: throw failure(path, "not a regular file")
       }
     }
     let folder = (path as NSString).deletingLastPathComponent
@@ -66,7 +71,7 @@ enum OutputFile {
       (folder.isEmpty ? "" : folder + "/")
       + ".\(name).memesh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw failure(reason(errno)) }
+    guard descriptor >= 0 else { throw failure(path, reason(errno)) }
     var closed = false
     defer {
       if !closed { close(descriptor) }
@@ -89,13 +94,22 @@ enum OutputFile {
     let closeErrno = errno
     guard result == 0, closeStatus == 0 else {
       unlink(temporary)
-      throw failure(reason(result != 0 ? result : closeErrno))
+      throw failure(path, reason(result != 0 ? result : closeErrno))
     }
+    return temporary
+  }
+
+  /// The second half of `write`: renames the temporary file into place (removing it on failure).
+  static func moveIntoPlace(_ temporary: String, _ path: String) throws {
     guard rename(temporary, path) == 0 else {
       let code = errno
       unlink(temporary)
-      throw failure(reason(code))
+      throw failure(path, reason(code))
     }
+  }
+
+  private static func failure(_ path: String, _ reason: String) -> MemeError {
+    MemeError("cannot write '\(path)': \(reason)")
   }
 
   /// errno in the words of the shell.

@@ -59,19 +59,18 @@ extension Shell {
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
       originalSHA256: picture.sha256, original: try picture.originalBytes, rendered: rendered.data,
-      thumbnail: rendered.thumbnail)
+      thumbnail: rendered.thumbnail,
+      // The draft saved these very bytes on 'load': the store links that file (it checks the
+      // bytes, and writes them when it cannot link).
+      originalFile: drafts.imageURL(sha256: picture.sha256).path)
+    // The file is written while the store saves, and renamed into place only after the save.
+    let pending = destination.map { PendingOutputFile(rendered.data, to: $0) }
     let meme: Meme
-    if let id = state.editingID {
-      do {
-        meme = try store.update(id: id, with: newMeme)
-        console.line("updated meme \(meme.id)")
-      } catch StoreError.noMeme {
-        meme = try store.add(newMeme)
-        console.line("saved meme \(meme.id) (meme \(id) was deleted meanwhile)")
-      }
-    } else {
-      meme = try store.add(newMeme)
-      console.line("saved meme \(meme.id)")
+    do {
+      meme = try saveToStore(newMeme)
+    } catch {
+      pending?.discard()
+      throw error
     }
     resetEditor()
     view = .sent
@@ -80,13 +79,13 @@ extension Shell {
     case .storeOnly:
       break
     case .file:
-      guard let destination else { break }
+      guard let pending else { break }
       do {
-        try OutputFile.write(rendered.data, to: destination)
+        try pending.finish()
       } catch {
         throw ShellError("share: saved meme \(meme.id), but \(describe(error))")
       }
-      console.line("wrote \(destination)")
+      console.line("wrote \(pending.path)")
     case .clipboard:
       try copyToClipboard(rendered.data, format: format, id: meme.id)
       console.line("copied meme \(meme.id) to the clipboard")
@@ -96,6 +95,24 @@ extension Shell {
     }
     // MemeMe shows the sent memes after a share; scripts and transcripts ask with 'browse'.
     if settings.interactive { try? browseTable() }
+  }
+
+  /// Adds the meme to the store, or updates the sent meme being edited, and says which.
+  private func saveToStore(_ newMeme: NewMeme) throws -> Meme {
+    guard let id = state.editingID else {
+      let meme = try store.add(newMeme)
+      console.line("saved meme \(meme.id)")
+      return meme
+    }
+    do {
+      let meme = try store.update(id: id, with: newMeme)
+      console.line("updated meme \(meme.id)")
+      return meme
+    } catch StoreError.noMeme {
+      let meme = try store.add(newMeme)
+      console.line("saved meme \(meme.id) (meme \(id) was deleted meanwhile)")
+      return meme
+    }
   }
 
   /// Refuses before rendering what the write would refuse after (a device, a folder missing).

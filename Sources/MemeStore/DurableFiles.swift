@@ -41,6 +41,58 @@ struct DurableFiles: Sendable {
     if synchronizingDirectory { try synchronizeDirectory(directory) }
   }
 
+  /// Puts a second name of the file `source` at `path` when `source` holds exactly `data`: no
+  /// bytes are copied. Only for files never changed in place (written once by temporary file and
+  /// rename, as the draft's pictures are), so a later change or removal of either name leaves the
+  /// other as it was. The link is made under a temporary name, checked (a regular file with these
+  /// very bytes), flushed and renamed into place; the caller flushes the directory. False, with
+  /// nothing left behind, when any step fails (another file system, no such file, other bytes):
+  /// the caller then writes the bytes.
+  func link(_ source: String, to path: String, holding data: Data) -> Bool {
+    let directory = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    let temporary = directory + "/" + Self.temporaryPrefix + name + "-" + Self.randomToken()
+    do {
+      try fileSystem.linkFile(atPath: source, toPath: temporary)
+    } catch {
+      return false
+    }
+    guard Self.file(atPath: temporary, holds: data),
+      (try? fileSystem.synchronizeFile(atPath: temporary)) != nil,
+      (try? fileSystem.rename(atPath: temporary, toPath: path)) != nil
+    else {
+      removeQuietly(temporary)
+      return false
+    }
+    return true
+  }
+
+  /// Whether `path` is a regular file (not a symlink) whose bytes are `data`'s, read in chunks.
+  static func file(atPath path: String, holds data: Data) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      Int(status.st_size) == data.count
+    else { return false }
+    let chunk = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+    defer { buffer.deallocate() }
+    return data.withUnsafeBytes { expected -> Bool in
+      var offset = 0
+      while offset < expected.count {
+        let count = systemRead(descriptor, buffer, min(chunk, expected.count - offset))
+        if count < 0, errno == EINTR { continue }
+        guard count > 0, let base = expected.baseAddress,
+          memcmp(buffer, base + offset, count) == 0
+        else { return false }
+        offset += count
+      }
+      return systemRead(descriptor, buffer, 1) == 0
+    }
+  }
+
   /// Flushes a directory so the renames and creations in it survive a crash.
   func synchronizeDirectory(_ path: String) throws {
     do {
@@ -196,7 +248,7 @@ final class OpenedFile: @unchecked Sendable {
 }
 
 /// `read(2)`, named apart from the many `read` methods in scope.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
+func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
   -> Int
 {
   read(descriptor, buffer, count)

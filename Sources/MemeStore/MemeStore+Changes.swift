@@ -35,7 +35,7 @@ extension MemeStore {
         files.removeQuietly(folder)  // a share that crashed before its index write
         try files.makeDirectory(folder)
         try files.synchronizeDirectory(directory.path)
-        try files.write(meme.original, to: path(originalName), synchronizingDirectory: false)
+        try placeOriginal(of: meme, at: path(originalName))
         try files.write(meme.rendered, to: path(memeName), synchronizingDirectory: false)
         try files.write(meme.thumbnail, to: path(thumbnailName), synchronizingDirectory: false)
         try files.synchronizeDirectory(folder)
@@ -87,9 +87,7 @@ extension MemeStore {
       do {
         try files.makeDirectory(folder)
         try files.synchronizeDirectory(directory.path)
-        if !keepOriginal {
-          try files.write(meme.original, to: path(originalName), synchronizingDirectory: false)
-        }
+        if !keepOriginal { try placeOriginal(of: meme, at: path(originalName)) }
         try files.write(meme.rendered, to: path(memeName), synchronizingDirectory: false)
         try files.write(meme.thumbnail, to: path(thumbnailName), synchronizingDirectory: false)
         try files.synchronizeDirectory(folder)
@@ -341,6 +339,17 @@ extension MemeStore {
 
   private func rememberIndex(_ loaded: LoadedIndex) {
     setMemory(loaded)
+  }
+
+  /// Puts the original's bytes at `path` (the caller flushes the folder): a link to
+  /// `meme.originalFile` when that file holds them, else written. The draft's pictures are
+  /// written once and replaced only by rename, so the two names never see each other's changes:
+  /// clearing the draft or deleting the meme removes one name, and the bytes stay for the other.
+  private func placeOriginal(of meme: NewMeme, at path: String) throws {
+    if let source = meme.originalFile, files.link(source, to: path, holding: meme.original) {
+      return
+    }
+    try files.write(meme.original, to: path, synchronizingDirectory: false)
   }
 
   /// The absolute path of a store-relative name.

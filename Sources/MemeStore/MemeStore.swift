@@ -1,7 +1,8 @@
 import Foundation
 import MemeCore
 
-/// What a share hands the store: the recipe and the three files' bytes.
+/// What a share hands the store: the recipe and the three files' bytes, and where the original's
+/// bytes already are on disk, if anywhere.
 public struct NewMeme: Sendable {
   public var top: String
   public var bottom: String
@@ -15,11 +16,15 @@ public struct NewMeme: Sendable {
   public var original: Data
   public var rendered: Data
   public var thumbnail: Data
+  /// A file holding `original`'s bytes that is never changed in place (the draft's copy of the
+  /// picture): the store then links it (`link(2)`) rather than writing and syncing the bytes a
+  /// second time. The store checks the bytes and writes them itself when it cannot link.
+  public var originalFile: String?
 
   public init(
     top: String, bottom: String, font: String, crop: Crop, format: ImageFormat, width: Int,
     height: Int, sourceName: String, originalSHA256: String, original: Data, rendered: Data,
-    thumbnail: Data
+    thumbnail: Data, originalFile: String? = nil
   ) {
     self.top = top
     self.bottom = bottom
@@ -33,6 +38,7 @@ public struct NewMeme: Sendable {
     self.original = original
     self.rendered = rendered
     self.thumbnail = thumbnail
+    self.originalFile = originalFile
   }
 }
 

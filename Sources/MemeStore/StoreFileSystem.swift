@@ -36,6 +36,18 @@ public protocol StoreFileSystem: Sendable {
   func createDirectory(atPath path: String) throws(FileSystemError)
   /// Removes the file or (recursively) the directory at `path`, not following a symlink.
   func removeItem(atPath path: String) throws(FileSystemError)
+  /// Makes `destination` (which must not exist) a second name of the file `source` (`link(2)`:
+  /// no bytes copied; a symlink is linked as itself, never followed).
+  func linkFile(atPath source: String, toPath destination: String) throws(FileSystemError)
+}
+
+extension StoreFileSystem {
+  /// `link(2)`, for file systems that do not intercept it.
+  public func linkFile(atPath source: String, toPath destination: String)
+    throws(FileSystemError)
+  {
+    guard link(source, destination) == 0 else { throw FileSystemError(code: errno) }
+  }
 }
 
 /// The real file system, through POSIX calls.

@@ -11,7 +11,32 @@ import Testing
     }
     #expect(
       error?.message == "cannot load 'bomb-100000x100000.png': the picture is 100000×100000 "
-        + "pixels, more than the limit of 100 megapixels")
+        + "pixels, more than the limit of 100 megapixels (set MEMESH_MAX_MEGAPIXELS to allow more)")
+  }
+
+  /// A 200-MP phone photo needs more than the default cap: MEMESH_MAX_MEGAPIXELS raises it.
+  @Test func theCapComesFromTheEnvironment() throws {
+    #expect(DecodeLimits(megapixelSetting: nil).maxPixels == 100_000_000)
+    #expect(DecodeLimits(megapixelSetting: "250").maxPixels == 250_000_000)
+    #expect(DecodeLimits(megapixelSetting: " 1 ").maxPixels == 1_000_000)
+    for bad in ["0", "-5", "4001", "1.5", "lots", "", "\u{1B}[31m"] {
+      let limits = DecodeLimits(megapixelSetting: bad)
+      #expect(limits.maxPixels == 100_000_000, "\(bad)")
+      #expect(limits.ignoredSetting == bad)
+    }
+    // The pixels of a 12000×9000 picture against a cap of 1 MP, and an ignored setting.
+    let error = #expect(throws: MemeError.self) {
+      try ImageFixtures.decode("bomb-100000x100000.png", limits: DecodeLimits(megapixelSetting: "1"))
+    }
+    #expect(error?.message.contains("more than the limit of 1 megapixels") == true)
+    let ignored = #expect(throws: MemeError.self) {
+      try ImageFixtures.decode(
+        "bomb-100000x100000.png", limits: DecodeLimits(megapixelSetting: "\u{1B}[31mlots"))
+    }
+    #expect(
+      ignored?.message.hasSuffix(
+        "(MEMESH_MAX_MEGAPIXELS='\\e[31mlots' was ignored: not a whole number of megapixels "
+          + "from 1 to 4000)") == true)
   }
 
   @Test func pixelCapIsConfigurable() throws {
@@ -39,7 +64,7 @@ import Testing
     }
     #expect(
       error?.message == "cannot load 'rgba-5x3.png': the picture is 5×3 pixels, more than the "
-        + "limit of 4 pixels")
+        + "limit of 4 pixels (set MEMESH_MAX_MEGAPIXELS to allow more)")
   }
 
   @Test func jpegWithThousandsOfScansIsRefused() throws {

@@ -56,6 +56,11 @@ final class CrashingFileSystem: StoreFileSystem, @unchecked Sendable {
     try step()
     try real.removeItem(atPath: path)
   }
+
+  func linkFile(atPath source: String, toPath destination: String) throws(FileSystemError) {
+    try step()
+    try real.linkFile(atPath: source, toPath: destination)
+  }
 }
 
 /// A share that dies after any of its file operations leaves a store whose next change keeps
@@ -66,8 +71,15 @@ final class CrashingFileSystem: StoreFileSystem, @unchecked Sendable {
     Set(try FileManager.default.contentsOfDirectory(atPath: scratch.path).compactMap(Int.init))
   }
 
-  @Test(arguments: [0, 2])
-  func aShareDyingAtAnyStepLeavesNoOrphanFolder(memesBefore: Int) throws {
+  /// The meme that dies, its original written or linked from a draft's file.
+  static func dying(linked: Bool, _ scratch: Scratch) throws -> NewMeme {
+    linked
+      ? try FakeMeme.makeLinked(top: "DIES", bottom: "", in: scratch)
+      : FakeMeme.make(top: "DIES", bottom: "")
+  }
+
+  @Test(arguments: [0, 2], [false, true])
+  func aShareDyingAtAnyStepLeavesNoOrphanFolder(memesBefore: Int, linked: Bool) throws {
     // How many writing calls a share makes when it runs to the end.
     let counting = try Scratch()
     defer { counting.cleanUp() }
@@ -76,7 +88,7 @@ final class CrashingFileSystem: StoreFileSystem, @unchecked Sendable {
     }
     let counter = CrashingFileSystem(survive: .max)
     _ = try MemeStore(directory: counting.memes, fileSystem: counter)
-      .add(FakeMeme.make(top: "DIES", bottom: ""))
+      .add(Self.dying(linked: linked, counting))
     #expect(counter.callCount > 5)
 
     for survive in 0..<counter.callCount {
@@ -87,7 +99,7 @@ final class CrashingFileSystem: StoreFileSystem, @unchecked Sendable {
       }
       let crashing = CrashingFileSystem(survive: survive)
       _ = try? MemeStore(directory: scratch.memes, fileSystem: crashing)
-        .add(FakeMeme.make(top: "DIES", bottom: ""))
+        .add(Self.dying(linked: linked, scratch))
 
       // The next session shares again: every folder left is a meme the index names, whole.
       let store = try MemeStore(directory: scratch.memes)

@@ -8,11 +8,12 @@ import Testing
 /// refused rename…), must leave the store exactly as before with a one-line error.
 @Suite struct FaultInjectionTests {
   enum Change: String, CaseIterable, Sendable {
-    case add, update, delete, undoDelete
+    case add, addLinked, update, delete, undoDelete
 
-    func run(on store: MemeStore) throws {
+    func run(on store: MemeStore, _ scratch: Scratch) throws {
       switch self {
       case .add: _ = try store.add(FakeMeme.make(top: "NEW", bottom: "ONE"))
+      case .addLinked: _ = try store.add(FakeMeme.makeLinked(top: "NEW", bottom: "ONE", in: scratch))
       case .update:
         _ = try store.update(
           id: 1,
@@ -36,6 +37,7 @@ import Testing
     case .synchronizeFile, .synchronizeDirectory: EIO
     case .rename: EXDEV
     case .createDirectory: EACCES
+    case .linkFile: EXDEV
     }
   }
 
@@ -46,9 +48,11 @@ import Testing
     defer { counting.cleanUp() }
     try Self.makeStore(counting)
     let counter = FaultyFileSystem(fault: nil)
-    try change.run(on: MemeStore(directory: counting.memes, fileSystem: counter))
+    try change.run(on: MemeStore(directory: counting.memes, fileSystem: counter), counting)
     let calls = counter.callCounts[operation, default: 0]
-    #expect(calls > 0 || operation == .createDirectory || change == .undoDelete)
+    #expect(
+      calls > 0 || operation == .createDirectory || change == .undoDelete
+        || (operation == .linkFile && change != .addLinked))
 
     for occurrence in 0..<calls {
       let scratch = try Scratch()
@@ -60,9 +64,18 @@ import Testing
         fault: (operation, occurrence + 1, Self.errorCode(for: operation)))
       let store = MemeStore(directory: scratch.memes, fileSystem: faulty)
       do {
-        try change.run(on: store)
-        // Only the derived cache may fail without failing the change.
-        #expect(faulty.failedPath?.contains("cache") == true, "\(faulty.failedPath ?? "-")")
+        try change.run(on: store, scratch)
+        // Only the derived cache may fail without failing the change, and linking the original,
+        // which then is written instead.
+        let failed = faulty.failedPath ?? "-"
+        let linking = change == .addLinked && failed.contains("/.tmp-original.")
+        #expect(failed.contains("cache") || linking, "\(failed)")
+        if linking {
+          let added = try #require(try store.memes().last)
+          #expect(FakeMeme.filesMatch(added, in: store))
+          #expect(try Data(contentsOf: store.url(for: added.originalFile))
+            == FakeMeme.originalBytes(top: "NEW"))
+        }
         continue
       } catch let error as StoreError {
         #expect(!error.message.contains("\n"))
@@ -73,7 +86,7 @@ import Testing
       let reopened = try MemeStore(directory: scratch.memes)
       #expect(try reopened.memes() == listed)
       // And the store still works.
-      try change.run(on: reopened)
+      try change.run(on: reopened, scratch)
     }
   }
 }

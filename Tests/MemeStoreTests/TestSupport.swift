@@ -32,18 +32,33 @@ enum FakeMeme {
   static let pngMagic: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
   static let jpegMagic: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
 
-  static func make(top: String, bottom: String, sha: String = String(repeating: "a", count: 64))
-    -> NewMeme
-  {
-    let original = Data(
-      jpegMagic + Array("original|\(top)".utf8) + [UInt8](repeating: 7, count: 3000))
+  static func make(
+    top: String, bottom: String, sha: String = String(repeating: "a", count: 64),
+    originalFile: String? = nil
+  ) -> NewMeme {
+    let original = originalBytes(top: top)
     let rendered = Data(
       pngMagic + Array("meme|\(top)|\(bottom)".utf8) + [UInt8](repeating: 9, count: 9000))
     let thumbnail = Data(pngMagic + Array("thumb|\(top)|\(bottom)".utf8))
     return NewMeme(
       top: top, bottom: bottom, font: "Anton", crop: .aspect(width: 1, height: 1), format: .png,
       width: 600, height: 600, sourceName: "\(top).jpg", originalSHA256: sha,
-      original: original, rendered: rendered, thumbnail: thumbnail)
+      original: original, rendered: rendered, thumbnail: thumbnail, originalFile: originalFile)
+  }
+
+  /// The original a fake meme with this top caption carries.
+  static func originalBytes(top: String) -> Data {
+    Data(jpegMagic + Array("original|\(top)".utf8) + [UInt8](repeating: 7, count: 3000))
+  }
+
+  /// A fake meme whose original is also in a file outside the store (as the draft keeps it),
+  /// written once, for the store to link.
+  static func makeLinked(top: String, bottom: String, in scratch: Scratch) throws -> NewMeme {
+    let source = scratch.url.appendingPathComponent("draft-\(top)")
+    if !FileManager.default.fileExists(atPath: source.path) {
+      try originalBytes(top: top).write(to: source)
+    }
+    return make(top: top, bottom: bottom, originalFile: source.path)
   }
 
   /// Whether a stored meme's rendered file and thumbnail are the ones made for its captions.
@@ -69,7 +84,7 @@ final class TestClock: @unchecked Sendable {
 
 /// Which file operation a `FaultyFileSystem` makes fail.
 enum FileOperation: String, CaseIterable, Sendable {
-  case createFile, synchronizeFile, rename, synchronizeDirectory, createDirectory
+  case createFile, synchronizeFile, rename, synchronizeDirectory, createDirectory, linkFile
 }
 
 /// The real file system, except that the `occurrence`-th call of `operation` fails with `code`
@@ -132,6 +147,11 @@ final class FaultyFileSystem: StoreFileSystem, @unchecked Sendable {
 
   func removeItem(atPath path: String) throws(FileSystemError) {
     try real.removeItem(atPath: path)
+  }
+
+  func linkFile(atPath source: String, toPath destination: String) throws(FileSystemError) {
+    try check(.linkFile, destination)
+    try real.linkFile(atPath: source, toPath: destination)
   }
 }
 
