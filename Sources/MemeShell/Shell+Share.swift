@@ -58,7 +58,7 @@ extension Shell {
     let newMeme = NewMeme(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
-      originalSHA256: picture.sha256, original: picture.originalBytes, rendered: rendered.data,
+      originalSHA256: picture.sha256, original: try picture.originalBytes, rendered: rendered.data,
       thumbnail: rendered.thumbnail,
       // The draft saved these very bytes on 'load': the store links that file (it checks the
       // bytes, and writes them when it cannot link).
