@@ -61,7 +61,7 @@ extension Shell {
     let newMeme = NewMeme(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
-      originalSHA256: picture.sha256, original: picture.originalBytes, rendered: rendered.data,
+      originalSHA256: picture.sha256, original: try picture.originalBytes, rendered: rendered.data,
       thumbnail: rendered.thumbnail, originalFile: drafts.savedImagePath(sha256: picture.sha256))
     // The file is written while the store saves, and renamed into place only after the save.
     let pending = destination.map { PendingOutputFile(rendered.data, to: $0) }
