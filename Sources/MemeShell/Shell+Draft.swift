@@ -6,9 +6,12 @@ import MemeStore
 extension Shell {
   // MARK: - Saving the draft after every change
 
-  /// Saves the editor's history as the draft (MemeStore's DraftStore); a failure is reported
-  /// once as a warning and never stops the edit.
+  /// Saves the editor's history as the draft (MemeStore's DraftStore), in the background: the
+  /// picture's bytes and the document are written and synced while the next command runs. A
+  /// failure is reported once as a warning (at the next change, share or exit) and never stops
+  /// the edit.
   func saveDraft() {
+    reportDraftSave(drafts.takeBackgroundOutcome(waiting: false))
     let steps = history.steps
     if steps.all.count == 1, steps.all[0].state == .blank {
       try? drafts.clear()
@@ -30,13 +33,22 @@ extension Shell {
         crop: state.crop, sourcePath: state.picture?.path, sourceSHA256: state.picture?.sha256,
         editingID: state.editingID)
     }
-    do {
-      try drafts.save(DraftDocument(steps: draftSteps, current: steps.current), images: images)
-      draftSaveFailed = false
-    } catch {
-      if !draftSaveFailed {
-        console.warning("the draft is not saved: \(describe(error))")
-      }
+    drafts.saveInBackground(
+      DraftDocument(steps: draftSteps, current: steps.current), images: images
+    ) { error in
+      let reason = (error as? any UserFacingError)?.message ?? "\(error)"
+      let line = Display.cell("the draft is not saved: \(reason)", limit: Console.messageLimit)
+      Console.writeAll(2, "warning: \(line)\n")
+    }
+  }
+
+  /// Says once that the draft could not be saved, and again after a save went well.
+  func reportDraftSave(_ outcome: Result<Void, any Error>?) {
+    switch outcome {
+    case nil: break
+    case .success: draftSaveFailed = false
+    case .failure(let error):
+      if !draftSaveFailed { console.warning("the draft is not saved: \(describe(error))") }
       draftSaveFailed = true
     }
   }

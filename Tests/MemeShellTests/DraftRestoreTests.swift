@@ -31,6 +31,8 @@ import Testing
 
   /// The one draft image file of the draft in `home` whose bytes are `original`.
   func draftImage(home: URL, matching original: Data) throws -> URL {
+    // Drafts are saved in the background: wait for them.
+    _ = DraftStore(home: home).takeBackgroundOutcome(waiting: true)
     let folder = home.appendingPathComponent("draft/images")
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     let urls = names.map { folder.appendingPathComponent($0) }
