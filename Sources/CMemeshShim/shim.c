@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -916,3 +918,22 @@ int memesh_encode_jpeg(const uint8_t *rgba, uint32_t width, uint32_t height, int
 }
 
 void memesh_free(void *pointer) { free(pointer); }
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14
+#endif
+
+void memesh_prefault(void *start, size_t size) {
+  long page = sysconf(_SC_PAGESIZE);
+  if (start == NULL || size == 0 || page <= 0) return;
+  uintptr_t first = ((uintptr_t)start + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+  uintptr_t end = ((uintptr_t)start + size) & ~((uintptr_t)page - 1);
+  if (end <= first) return;
+  // In slices, so a decoder that overtakes the prefault (a busy machine) is not held up behind
+  // one long call for the whole buffer.
+  const uintptr_t slice = (uintptr_t)4 << 20;
+  for (uintptr_t at = first; at < end; at += slice) {
+    uintptr_t length = end - at < slice ? end - at : slice;
+    if (madvise((void *)at, length, MADV_POPULATE_WRITE) != 0) return;
+  }
+}

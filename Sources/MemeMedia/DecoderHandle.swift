@@ -54,12 +54,16 @@ final class DecoderHandle {
       width: Int(memesh_decoder_width(pointer)), height: Int(memesh_decoder_height(pointer)))
   }
 
-  /// Decodes every pixel.
-  func read() throws(MemeDecodeFailure) -> RGBAImage {
+  /// Decodes every pixel. `willFill` sees the pixel buffer just before the decoder writes it
+  /// (`MemeRenderer.loadPicture` maps its pages in from another thread meanwhile).
+  func read(willFill: ((UnsafeMutableRawBufferPointer) -> Void)? = nil)
+    throws(MemeDecodeFailure) -> RGBAImage
+  {
     let size = outputSize
     let count = size.width * size.height * 4
     var status = Int32(MEMESH_OK)
     let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      willFill?(UnsafeMutableRawBufferPointer(buffer))
       status = memesh_decoder_read(pointer, buffer.baseAddress)
       // libpng and libjpeg write every byte when they succeed; on failure nothing is kept.
       initialized = status == Int32(MEMESH_OK) ? count : 0

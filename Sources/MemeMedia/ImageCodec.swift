@@ -97,8 +97,16 @@ public enum ImageCodec {
   public static func decode(
     _ data: Data, name: String, limits: DecodeLimits = .default
   ) throws -> DecodedImage {
+    try decode(data, name: name, limits: limits, willFill: nil)
+  }
+
+  /// `decode(_:name:limits:)`, with `willFill` seeing the pixel buffer before it is written.
+  static func decode(
+    _ data: Data, name: String, limits: DecodeLimits,
+    willFill: ((UnsafeMutableRawBufferPointer) -> Void)?
+  ) throws -> DecodedImage {
     let format = try format(of: data, name: name)
-    let raw = try decodeRaw(data, format: format, name: name, limits: limits)
+    let raw = try decodeRaw(data, format: format, name: name, limits: limits, willFill: willFill)
     return DecodedImage(
       image: ImageOps.oriented(raw.image, orientation: raw.orientation), format: format,
       orientation: raw.orientation, warnings: raw.warnings, recipe: raw.recipe)

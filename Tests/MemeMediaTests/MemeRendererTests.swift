@@ -233,7 +233,7 @@ import Testing
       let (reference, _) = try ImageFile.sourcePicture(path: path)
       #expect(try fast.image == reference.image)
       #expect(fast.sha256 == reference.sha256)
-      #expect(fast.originalBytes == reference.originalBytes)
+      #expect(try fast.originalBytes == reference.originalBytes)
       #expect(fast.format == format)
       #expect(try max(fast.proxy.width, fast.proxy.height) <= ImageFile.proxyDimension)
       #expect(try max(fast.proxy.width, fast.proxy.height) >= ImageFile.proxyDimension * 7 / 8)
@@ -248,5 +248,22 @@ import Testing
 
   @Test func loadPictureReportsAMissingFile() {
     #expect(throws: MemeError.self) { try MemeRenderer.loadPicture(path: "/nonexistent/cat.jpg") }
+  }
+
+  /// The decoder fails before or after it has a pixel buffer (the load's helper thread waits
+  /// for that buffer): either way the load reports the file and returns.
+  @Test func loadPictureReportsABrokenJPEG() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-broken-\(UUID().uuidString).jpg").path
+    try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02, 0x41, 0x42]).write(
+      to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(throws: MemeError.self) { try MemeRenderer.loadPicture(path: path) }
+    let bomb = ImageFixtures.images.appendingPathComponent("bomb-3000-scans.jpg").path
+    #expect(throws: MemeError.self) { try MemeRenderer.loadPicture(path: bomb) }
+    let progressive = ImageFixtures.images.appendingPathComponent("progressive.jpg").path
+    #expect(throws: MemeError.self) {
+      try MemeRenderer.loadPicture(path: progressive, limits: DecodeLimits(maxJPEGScans: 9))
+    }
   }
 }

@@ -92,4 +92,9 @@ int memesh_encode_jpeg(const uint8_t *rgba, uint32_t width, uint32_t height, int
 /// Frees a buffer returned by memesh_encode_*.
 void memesh_free(void *pointer);
 
+/// Maps in the whole pages of `size` bytes at `start` for writing, without changing a byte
+/// (Linux MADV_POPULATE_WRITE), so a decoder filling them later takes no page faults; safe
+/// while another thread writes there. Does nothing where the kernel cannot.
+void memesh_prefault(void *start, size_t size);
+
 #endif
