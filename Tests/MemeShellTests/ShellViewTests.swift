@@ -155,8 +155,8 @@ extension ShellViewTests {
     #expect(shell.run(line: "load '\(Self.images.path)/square.png'"))
     #expect(shell.run(line: "top draft"))
     let before = shell.state
-    let draftFile = URL(fileURLWithPath: shell.drafts.directory.path + "/draft.plist")
-    let draft = try Data(contentsOf: draftFile)
+    // load() waits for the draft's background save.
+    let draft = try #require(try shell.drafts.load())
     let out = home.appendingPathComponent("out.png")
     _ = capture.drain()
 
@@ -180,7 +180,7 @@ extension ShellViewTests {
       ])
     #expect(shell.state == before)
     #expect(shell.view == .editor)
-    #expect(try Data(contentsOf: draftFile) == draft)
+    #expect(try shell.drafts.load() == draft)
     #expect(!FileManager.default.fileExists(atPath: out.path))
     #expect(try shell.store.memes().count == 1)
 
