@@ -62,6 +62,12 @@ int memesh_edit_columns(EditLine *editor) {
   return columns;
 }
 
+int memesh_edit_lines(EditLine *editor) {
+  int lines = 0;
+  if (el_get(editor, EL_GETTC, "li", &lines, (void *)NULL) != 0) return 0;
+  return lines;
+}
+
 int memesh_wcwidth(wchar_t character) { return wcwidth(character); }
 
 // MARK: - History

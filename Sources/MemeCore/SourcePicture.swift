@@ -3,11 +3,12 @@ import Foundation
 /// The picture the editor works on: the file's bytes and its upright pixels.
 ///
 /// Held by reference (`final class`, immutable to its users), so every undo snapshot shares it.
-/// A picture the user loads is decoded at once. One restored from a saved draft is decoded the
-/// first time its pixels are asked for (`image`, `proxy`, `size`): a draft holding a 12-MP photo
-/// then costs nothing at start (about 100 ms of decoding otherwise, on every start, `-c quit`
-/// included) until the picture is shown, rendered or measured. Asking for the pixels can
-/// therefore fail; the failure is a `SourcePicture.DecodeFailure`.
+/// A picture the user loads is read and decoded at once. One restored from a saved draft is
+/// read the first time its bytes are asked for (`originalBytes`) and decoded the first time its
+/// pixels are (`image`, `proxy`, `size`): a draft holding a 12-MP photo then costs nothing at
+/// start (a 4 MB read and about 100 ms of decoding otherwise, on every start, `-c quit`
+/// included) until the picture is shown, rendered, measured or shared. Asking can therefore
+/// fail; the failure is a `SourcePicture.DecodeFailure`.
 public final class SourcePicture: Sendable, Equatable {
   /// The decoded pixels: full resolution and the preview proxy.
   public struct Pixels: Sendable {
@@ -22,7 +23,7 @@ public final class SourcePicture: Sendable, Equatable {
     }
   }
 
-  /// Why a picture decoded on demand could not be: the decoder's one-line message.
+  /// Why a picture read or decoded on demand could not be: the one-line message of what failed.
   public struct DecodeFailure: UserFacingError, Equatable {
     /// The picture's path, as the user loaded it.
     public var path: String
@@ -36,56 +37,61 @@ public final class SourcePicture: Sendable, Equatable {
 
   /// The path the user loaded, as they typed it (for display).
   public let path: String
-  /// The file's bytes exactly as read: kept for the store so the meme can be edited again.
-  public let originalBytes: Data
   /// Lowercase hex SHA-256 of `originalBytes`.
   public let sha256: String
   public let format: ImageFormat
-  private let pixels: LazyPixels
+  private let content: LazyContent
 
-  /// A picture already decoded.
+  /// A picture already read and decoded.
   public init(
     path: String, originalBytes: Data, sha256: String, format: ImageFormat, image: RGBAImage,
     proxy: RGBAImage
   ) {
     self.path = path
-    self.originalBytes = originalBytes
     self.sha256 = sha256
     self.format = format
-    self.pixels = LazyPixels(decoded: Pixels(image: image, proxy: proxy))
+    self.content = LazyContent(bytes: originalBytes, pixels: Pixels(image: image, proxy: proxy))
   }
 
-  /// A picture decoded by `decode` the first time its pixels are needed (once, whichever
-  /// thread asks). An error `decode` throws is kept and thrown again by every later request, as
-  /// a `DecodeFailure` carrying its message.
+  /// A picture whose bytes `read` returns and `decode` turns into pixels, each run once, the
+  /// first time they are needed (whichever thread asks; others wait). An error either throws is
+  /// kept and thrown again by every later request, as a `DecodeFailure` carrying its message.
   public init(
-    path: String, originalBytes: Data, sha256: String, format: ImageFormat,
-    decode: @escaping @Sendable () throws -> Pixels
+    path: String, sha256: String, format: ImageFormat,
+    read: @escaping @Sendable () throws -> Data,
+    decode: @escaping @Sendable (Data) throws -> Pixels
   ) {
     self.path = path
-    self.originalBytes = originalBytes
     self.sha256 = sha256
     self.format = format
-    self.pixels = LazyPixels(path: path, decode: decode)
+    self.content = LazyContent(path: path, read: read, decode: decode)
+  }
+
+  /// The file's bytes exactly as read: kept for the store so the meme can be edited again.
+  public var originalBytes: Data {
+    get throws(DecodeFailure) { try content.bytes() }
   }
 
   /// Full resolution, upright (EXIF orientation applied); decodes on first use.
   public var image: RGBAImage {
-    get throws(DecodeFailure) { try pixels.value().image }
+    get throws(DecodeFailure) { try content.pixels().image }
   }
 
   /// A small upright copy for previews (longest side about 1024 px); decodes on first use.
   public var proxy: RGBAImage {
-    get throws(DecodeFailure) { try pixels.value().proxy }
+    get throws(DecodeFailure) { try content.pixels().proxy }
   }
 
   /// Displayed size (after orientation); decodes on first use.
   public var size: PixelSize {
-    get throws(DecodeFailure) { try pixels.value().image.size }
+    get throws(DecodeFailure) { try content.pixels().image.size }
   }
 
+  /// True once the bytes are in memory (always for a picture made from them).
+  public var hasBytes: Bool { content.hasBytes }
+
   /// True once the pixels are in memory (always for a picture made decoded).
-  public var isDecoded: Bool { pixels.isDecoded }
+  public var isDecoded: Bool { content.isDecoded }
 
   /// The last path component, for prompts and tables.
   public var displayName: String {
@@ -97,52 +103,83 @@ public final class SourcePicture: Sendable, Equatable {
   }
 }
 
-/// The pixels of a `SourcePicture`, decoded at most once, behind a lock.
-private final class LazyPixels: @unchecked Sendable {
-  private enum Stage {
-    case pending(@Sendable () throws -> SourcePicture.Pixels)
-    case done(Result<SourcePicture.Pixels, SourcePicture.DecodeFailure>)
-  }
+/// The bytes and pixels of a `SourcePicture`, each made at most once, behind a lock.
+private final class LazyContent: @unchecked Sendable {
+  typealias Failure = SourcePicture.DecodeFailure
 
   private let lock = NSLock()
   private let path: String
-  private var stage: Stage
+  private var read: (@Sendable () throws -> Data)?
+  private var decode: (@Sendable (Data) throws -> SourcePicture.Pixels)?
+  private var bytesResult: Result<Data, Failure>?
+  private var pixelsResult: Result<SourcePicture.Pixels, Failure>?
 
-  init(decoded: SourcePicture.Pixels) {
+  init(bytes: Data, pixels: SourcePicture.Pixels) {
     self.path = ""
-    self.stage = .done(.success(decoded))
+    self.bytesResult = .success(bytes)
+    self.pixelsResult = .success(pixels)
   }
 
-  init(path: String, decode: @escaping @Sendable () throws -> SourcePicture.Pixels) {
+  init(
+    path: String, read: @escaping @Sendable () throws -> Data,
+    decode: @escaping @Sendable (Data) throws -> SourcePicture.Pixels
+  ) {
     self.path = path
-    self.stage = .pending(decode)
+    self.read = read
+    self.decode = decode
   }
 
-  var isDecoded: Bool {
+  var hasBytes: Bool {
     lock.withLock {
-      if case .done(.success) = stage { return true }
+      if case .success = bytesResult { return true }
       return false
     }
   }
 
-  /// The pixels, decoding them first when needed (other threads asking meanwhile wait).
-  func value() throws(SourcePicture.DecodeFailure) -> SourcePicture.Pixels {
-    let result = lock.withLock { () -> Result<SourcePicture.Pixels, SourcePicture.DecodeFailure> in
-      switch stage {
-      case .done(let result):
-        return result
-      case .pending(let decode):
-        let result: Result<SourcePicture.Pixels, SourcePicture.DecodeFailure>
-        do {
-          result = .success(try decode())
-        } catch {
-          let message = (error as? any UserFacingError)?.message ?? "\(error)"
-          result = .failure(SourcePicture.DecodeFailure(path: path, message: message))
-        }
-        stage = .done(result)
-        return result
-      }
+  var isDecoded: Bool {
+    lock.withLock {
+      if case .success = pixelsResult { return true }
+      return false
     }
-    return try result.get()
+  }
+
+  func bytes() throws(Failure) -> Data {
+    try lock.withLock { loadBytes() }.get()
+  }
+
+  func pixels() throws(Failure) -> SourcePicture.Pixels {
+    try lock.withLock { () -> Result<SourcePicture.Pixels, Failure> in
+      if let pixelsResult { return pixelsResult }
+      let result: Result<SourcePicture.Pixels, Failure>
+      switch loadBytes() {
+      case .failure(let failure):
+        result = .failure(failure)
+      case .success(let bytes):
+        guard let decode else { return .failure(Failure(path: path, message: "not decodable")) }
+        result = attempt { try decode(bytes) }
+      }
+      pixelsResult = result
+      decode = nil
+      return result
+    }.get()
+  }
+
+  /// The bytes, read now when needed; the caller holds the lock.
+  private func loadBytes() -> Result<Data, Failure> {
+    if let bytesResult { return bytesResult }
+    guard let read else { return .failure(Failure(path: path, message: "not readable")) }
+    let result = attempt { try read() }
+    bytesResult = result
+    self.read = nil
+    return result
+  }
+
+  private func attempt<Value>(_ body: () throws -> Value) -> Result<Value, Failure> {
+    do {
+      return .success(try body())
+    } catch {
+      let message = (error as? any UserFacingError)?.message ?? "\(error)"
+      return .failure(Failure(path: path, message: message))
+    }
   }
 }

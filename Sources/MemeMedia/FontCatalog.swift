@@ -24,7 +24,7 @@ public struct FontCatalog: Sendable {
   /// from the executable's directory and then from the current directory.
   public static func bundledDirectory(
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    executable: URL? = Bundle.main.executableURL,
+    executable: URL? = FontCatalog.currentExecutable(),
     currentDirectory: URL = URL(
       fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
   ) -> URL? {
@@ -56,6 +56,17 @@ public struct FontCatalog: Sendable {
       }
     }
     return nil
+  }
+
+  /// The running executable. On Linux read from `/proc/self/exe`: `Bundle.main` lists the
+  /// executable's folder twice when first used (thousands of entries in /usr/bin).
+  public static func currentExecutable() -> URL? {
+    #if os(Linux)
+      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        return URL(fileURLWithPath: path)
+      }
+    #endif
+    return Bundle.main.executableURL
   }
 
   /// Every font found, bundled first, each folder sorted by name.

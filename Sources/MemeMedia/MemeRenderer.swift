@@ -94,7 +94,7 @@ public struct MemeRenderer: Sendable {
     // The photo's colour profile rides along (read from the original's header, ~0.1 ms).
     let options = EncodeOptions(
       jpegQuality: jpegQuality, recipe: recipe,
-      iccProfile: ImageCodec.iccProfile(of: picture.originalBytes))
+      iccProfile: ImageCodec.iccProfile(of: try picture.originalBytes))
     // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
     // look at 12 million alpha bytes.
     return try render(

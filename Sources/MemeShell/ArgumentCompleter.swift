@@ -103,7 +103,12 @@ enum PathCompletion {
   /// Extensions `load` offers (the content decides what a file is; this only filters the list).
   static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif"]
 
-  /// The entries of the folder `partial` names that start with its last component.
+  /// Every entry of the folder `partial` names that starts with its last component (byte for
+  /// byte, as bash matches), sorted by bytes, folders ending in `/`. All of them: a cut list
+  /// would make Tab insert a common prefix the other names do not share.
+  ///
+  /// Reads the folder with readdir and its entry types, so only symbolic links and file systems
+  /// without types cost a stat.
   static func candidates(for partial: String, imagesOnly: Bool) -> [CompletionCandidate] {
     let slash = partial.lastIndex(of: "/")
     let folderPart = slash.map { String(partial[...$0]) } ?? ""
@@ -112,28 +117,82 @@ enum PathCompletion {
     if folder.hasPrefix("~/") || folder == "~" {
       folder = OutputFile.homeDirectory() + folder.dropFirst()
     }
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-      return []
+    let entries = matchingEntries(
+      of: folder, prefix: Array(namePrefix.utf8), hidden: namePrefix.hasPrefix("."),
+      imagesOnly: imagesOnly)
+    return entries.map { entry in
+      let name = String(decoding: entry.bytes, as: UTF8.self)
+      return entry.isFolder
+        ? CompletionCandidate(
+          insertion: folderPart + name + "/", display: Display.escaped(name) + "/",
+          appendSpace: false)
+        : CompletionCandidate(insertion: folderPart + name, display: Display.escaped(name))
     }
-    var results: [CompletionCandidate] = []
-    for name in names.sorted() where name.hasPrefix(namePrefix) {
-      if name.hasPrefix("."), !namePrefix.hasPrefix(".") { continue }
-      var isFolder: ObjCBool = false
-      let full = (folder.hasSuffix("/") ? folder : folder + "/") + name
-      guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder) else { continue }
-      if isFolder.boolValue {
-        results.append(
-          CompletionCandidate(
-            insertion: folderPart + name + "/", display: Display.escaped(name) + "/",
-            appendSpace: false))
-      } else if !imagesOnly
-        || imageExtensions.contains((name as NSString).pathExtension.lowercased())
-      {
-        results.append(
-          CompletionCandidate(insertion: folderPart + name, display: Display.escaped(name)))
+  }
+
+  /// The names in `folder` starting with `prefix`, sorted by bytes; dot files only when
+  /// `hidden`; files only with a picture extension when `imagesOnly`; entries whose type cannot
+  /// be learned (a dangling link) left out.
+  private static func matchingEntries(
+    of folder: String, prefix: [UInt8], hidden: Bool, imagesOnly: Bool
+  ) -> [(bytes: [UInt8], isFolder: Bool)] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    let folderBytes = Array(folder.utf8) + (folder.hasSuffix("/") ? [] : [UInt8(ascii: "/")])
+    var entries: [(bytes: [UInt8], isFolder: Bool)] = []
+    while let entry = readdir(directory) {
+      let type = entry.pointee.d_type
+      let bytes: [UInt8]? = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+        guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+        let name = UnsafeRawBufferPointer(start: base, count: strnlen(base, raw.count))
+        guard name.starts(with: prefix), let first = name.first else { return nil }
+        let isDotOrDotDot = name.count <= 2 && name.allSatisfy { $0 == UInt8(ascii: ".") }
+        if first == UInt8(ascii: "."), !hidden || isDotOrDotDot { return nil }
+        return Array(name)
       }
-      if results.count >= 1000 { break }
+      guard let bytes else { continue }
+      var isFolder = type == DT_DIR
+      if type != DT_DIR && type != DT_REG {
+        // A symbolic link (followed) or a file system that does not say.
+        guard let mode = fileMode(folderBytes + bytes) else { continue }
+        isFolder = mode & S_IFMT == S_IFDIR
+      }
+      if !isFolder, imagesOnly, !hasImageExtension(bytes) { continue }
+      entries.append((bytes, isFolder))
     }
-    return results
+    entries.sort { precedes($0.bytes, $1.bytes) }
+    return entries
+  }
+
+  /// stat(2)'s mode of the file at `path` (links followed), or nil.
+  private static func fileMode(_ path: [UInt8]) -> mode_t? {
+    var status = stat()
+    let result = (path + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { characters in
+        characters.baseAddress.map { stat($0, &status) } ?? -1
+      }
+    }
+    return result == 0 ? status.st_mode : nil
+  }
+
+  /// Byte order, as `ls` sorts in the C locale (memcmp: comparing String views generically took
+  /// a quarter of the time for 20,000 names).
+  private static func precedes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+    let common = min(left.count, right.count)
+    let order = left.withUnsafeBytes { a in
+      right.withUnsafeBytes { b -> Int32 in
+        guard let a = a.baseAddress, let b = b.baseAddress else { return 0 }
+        return memcmp(a, b, common)
+      }
+    }
+    return order != 0 ? order < 0 : left.count < right.count
+  }
+
+  /// Whether the file name `bytes` ends in one of `imageExtensions`, in any case.
+  private static func hasImageExtension(_ bytes: [UInt8]) -> Bool {
+    guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0, bytes.count - dot <= 5
+    else { return false }
+    let suffix = String(decoding: bytes[(dot + 1)...], as: UTF8.self).lowercased()
+    return imageExtensions.contains(suffix)
   }
 }

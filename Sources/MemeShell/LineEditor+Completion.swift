@@ -1,4 +1,5 @@
 @preconcurrency import CEdit
+import CMemeshShim
 import Foundation
 
 #if canImport(Glibc)
@@ -39,19 +40,81 @@ extension LineEditor {
     return CC_REDISPLAY
   }
 
+  /// Above this many candidates Tab asks before listing them (bash's default,
+  /// `completion-query-items`).
+  static let listQuestionThreshold = 100
+
   /// Prints `displays` in columns below the line; libedit then redraws prompt and line under
-  /// the list.
+  /// the list. More than `listQuestionThreshold` are listed only after "y" to
+  /// "Display all N possibilities? (y or n)"; a list taller than the screen stops at each
+  /// screenful with `--More--`, as readline does.
   private func listCandidates(_ displays: [String], text: [wchar_t], cursor: Int) {
     let width = columns
     let rows = LineEditorText.rows(
       prompt: promptColumns, text: text, cursor: cursor, columns: width)
     // Leave the edited text: go below its last row.
-    var output = String(repeating: "\n", count: rows.last - rows.cursor + 1)
-    output += LineEditorText.table(displays, width: width)
+    LineEditor.writeToTerminal(String(repeating: "\n", count: rows.last - rows.cursor + 1))
+    var listed = true
+    if displays.count > LineEditor.listQuestionThreshold {
+      LineEditor.writeToTerminal("Display all \(displays.count) possibilities? (y or n)")
+      listed = LineEditor.answer(yes: ["y", "Y", " "], no: ["n", "N", "q", "Q", "\u{7F}"])
+      LineEditor.writeToTerminal("\n")
+    }
+    if listed { page(LineEditorText.tableRows(displays, width: width)) }
     // libedit believes it is still on the cursor's row and clears from the text's last row up
     // to its first before redrawing: give it that many blank rows under the list.
-    output += String(repeating: "\n", count: rows.cursor)
-    LineEditor.writeToTerminal(output)
+    LineEditor.writeToTerminal(String(repeating: "\n", count: rows.cursor))
+  }
+
+  /// Writes `lines`, a screenful at a time when there are more than the screen holds:
+  /// `--More--` then waits for Space (a screenful more), Enter or y (one line more), or n, q,
+  /// Esc, Ctrl-C, Ctrl-G (stop).
+  private func page(_ lines: [String]) {
+    let screenful = max(1, Int(memesh_edit_lines(editor)) - 1)
+    var next = 0
+    var allowed = lines.count > screenful ? screenful : lines.count
+    while next < lines.count {
+      let end = min(lines.count, next + allowed)
+      LineEditor.writeToTerminal(lines[next..<end].map { $0 + "\n" }.joined())
+      next = end
+      guard next < lines.count else { return }
+      LineEditor.writeToTerminal("--More--")
+      let key = LineEditor.answerKey(among: [" ", "\r", "\n", "y", "Y", "n", "N", "q", "Q", "\u{7F}"])
+      // Erase the marker where the next line goes.
+      LineEditor.writeToTerminal("\r\u{1B}[K")
+      switch key {
+      case " ": allowed = screenful
+      case "\r", "\n", "y", "Y": allowed = 1
+      default: return
+      }
+    }
+  }
+
+  /// Waits for a key in `yes` (true) or `no` (false); Esc, Ctrl-C, Ctrl-G and the end of input
+  /// count as no; other keys ring the bell.
+  static func answer(yes: Set<Unicode.Scalar>, no: Set<Unicode.Scalar>) -> Bool {
+    guard let key = answerKey(among: yes.union(no)) else { return false }
+    return yes.contains(key)
+  }
+
+  /// The next key that is one of `keys`; nil for Esc (with the rest of its sequence), Ctrl-C,
+  /// Ctrl-G or the end of input. Other keys ring the bell and are ignored.
+  static func answerKey(among keys: Set<Unicode.Scalar>) -> Unicode.Scalar? {
+    while true {
+      guard let wide = readKey(), let key = Unicode.Scalar(UInt32(bitPattern: wide)) else {
+        return nil
+      }
+      if keys.contains(key) { return key }
+      switch key.value {
+      case 0x03, 0x07: return nil
+      case 0x1B:
+        // An arrow or function key sends more after Esc: swallow it with the Esc.
+        while moreInputWaiting() { _ = readKey() }
+        return nil
+      default:
+        writeToTerminal("\u{07}")
+      }
+    }
   }
 
   /// The scalars of `text` before `cursor`.

@@ -159,13 +159,13 @@ extension LineEditor {
   }
 
   /// Whether more bytes follow at once (an escape sequence) rather than a lone Esc key.
-  private static func moreInputWaiting() -> Bool {
+  static func moreInputWaiting() -> Bool {
     var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
     return poll(&descriptor, 1, 30) > 0
   }
 
   /// One key from the terminal as a Unicode scalar; nil at the end of input or on a SIGINT.
-  private static func readKey() -> wchar_t? {
+  static func readKey() -> wchar_t? {
     func byte() -> UInt8? {
       var value: UInt8 = 0
       while true {

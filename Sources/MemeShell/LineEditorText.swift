@@ -39,20 +39,6 @@ enum LineEditorText {
     return String(result)
   }
 
-  /// `text` cut to at most `limit` columns, with `…` when it was longer.
-  static func truncated(_ text: String, to limit: Int) -> String {
-    if width(text) <= limit { return text }
-    var result = String.UnicodeScalarView()
-    var used = 0
-    for scalar in text.unicodeScalars {
-      let columns = width(scalar)
-      if used + columns > limit - 1 { break }
-      result.append(scalar)
-      used += columns
-    }
-    return String(result) + "…"
-  }
-
   // MARK: - Prompt
 
   /// The wide prompt for libedit and the columns of each character it draws. CSI escape
@@ -167,14 +153,21 @@ enum LineEditorText {
   /// `items` in columns that fit `width`, filled top to bottom then left to right, each line
   /// ending in a newline.
   static func table(_ items: [String], width terminalWidth: Int) -> String {
+    tableRows(items, width: terminalWidth).map { $0 + "\n" }.joined()
+  }
+
+  /// The rows of `table(_:width:)`, without newlines. Cells are measured and cut by
+  /// `Display.columns` (grapheme clusters, as the terminal draws them), never inside a cluster.
+  static func tableRows(_ items: [String], width terminalWidth: Int) -> [String] {
     let available = max(1, terminalWidth - 1)
-    let cells = items.map { truncated(visible($0), to: available) }
-    let widths = cells.map { width(ofVisible: $0) }
-    guard let widest = widths.max() else { return "" }
+    let cells = items.map { Display.truncated(visible($0), toColumns: available) }
+    let widths = cells.map(Display.columns)
+    guard let widest = widths.max() else { return [] }
     let gap = 2
     let columnCount = max(1, (available - widest) / (widest + gap) + 1)
     let rowCount = (cells.count + columnCount - 1) / columnCount
-    var output = ""
+    var rows: [String] = []
+    rows.reserveCapacity(rowCount)
     for row in 0..<rowCount {
       var line = ""
       for column in 0..<columnCount {
@@ -184,12 +177,8 @@ enum LineEditorText {
         line += cells[index]
         if !isLast { line += String(repeating: " ", count: widest + gap - widths[index]) }
       }
-      output += line + "\n"
+      rows.append(line)
     }
-    return output
-  }
-
-  private static func width(ofVisible text: String) -> Int {
-    text.unicodeScalars.reduce(0) { $0 + width($1) }
+    return rows
   }
 }

@@ -6,9 +6,12 @@ import MemeStore
 extension Shell {
   // MARK: - Saving the draft after every change
 
-  /// Saves the editor's history as the draft (MemeStore's DraftStore); a failure is reported
-  /// once as a warning and never stops the edit.
+  /// Saves the editor's history as the draft (MemeStore's DraftStore), in the background: the
+  /// picture's bytes and the document are written and synced while the next command runs. A
+  /// failure is reported once as a warning (at the next change, share or exit) and never stops
+  /// the edit.
   func saveDraft() {
+    reportDraftSave(drafts.takeBackgroundOutcome(waiting: false))
     let steps = history.steps
     if steps.all.count == 1, steps.all[0].state == .blank {
       try? drafts.clear()
@@ -18,20 +21,34 @@ extension Shell {
     let draftSteps = steps.all.map { step -> DraftStep in
       let state = step.state
       if let picture = state.picture, images[picture.sha256] == nil {
-        images[picture.sha256] = picture.originalBytes
+        // A picture restored from the draft and not read yet is in the draft already, unless
+        // another memesh removed it meanwhile: then it is read (from the file kept open) and
+        // saved again.
+        if picture.hasBytes || !drafts.hasImage(sha256: picture.sha256) {
+          images[picture.sha256] = try? picture.originalBytes
+        }
       }
       return DraftStep(
         label: step.label, top: state.top, bottom: state.bottom, font: state.font,
         crop: state.crop, sourcePath: state.picture?.path, sourceSHA256: state.picture?.sha256,
         editingID: state.editingID)
     }
-    do {
-      try drafts.save(DraftDocument(steps: draftSteps, current: steps.current), images: images)
-      draftSaveFailed = false
-    } catch {
-      if !draftSaveFailed {
-        console.warning("the draft is not saved: \(describe(error))")
-      }
+    drafts.saveInBackground(
+      DraftDocument(steps: draftSteps, current: steps.current), images: images
+    ) { error in
+      let reason = (error as? any UserFacingError)?.message ?? "\(error)"
+      let line = Display.cell("the draft is not saved: \(reason)", limit: Console.messageLimit)
+      Console.writeAll(2, "warning: \(line)\n")
+    }
+  }
+
+  /// Says once that the draft could not be saved, and again after a save went well.
+  func reportDraftSave(_ outcome: Result<Void, any Error>?) {
+    switch outcome {
+    case nil: break
+    case .success: draftSaveFailed = false
+    case .failure(let error):
+      if !draftSaveFailed { console.warning("the draft is not saved: \(describe(error))") }
       draftSaveFailed = true
     }
   }
@@ -96,28 +113,33 @@ extension Shell {
     return true
   }
 
-  /// A draft's picture, read now and decoded when its pixels are first needed: starting with a
-  /// draft of a 12-MP photo then costs a file read, not a decode. What can be checked without
-  /// decoding is checked here, so such a draft is reported at start as before: a missing or
-  /// unreadable file, and bytes that are not a PNG or JPEG (those are decoded now, for the
-  /// decoder's own message). Damage deeper in the file, or bytes that no longer match the
-  /// SHA-256 they are saved under, surface when the pixels are needed (`discardUnusableDraft`).
+  /// A draft's picture, opened now, read and decoded when first needed: starting with a draft of
+  /// a 12-MP photo then costs an open and a 16-byte read, not a 4 MB read and a decode. What can
+  /// be checked that cheaply is checked here, so such a draft is reported at start as before: a
+  /// missing or unreadable file, and bytes that do not start as a PNG or JPEG (those are read
+  /// and decoded now, for the decoder's own message). Damage deeper in the file, or bytes that no
+  /// longer match the SHA-256 they are saved under, surface when the pixels are needed
+  /// (`discardUnusableDraft`).
   func restoredPicture(sha256: String, path: String) throws -> SourcePicture {
-    let bytes = try drafts.imageData(sha256: sha256)
-    guard let format = ImageCodec.sniff(bytes) else {
+    let file = try drafts.openImage(sha256: sha256)
+    guard let format = ImageCodec.sniff(file.head) else {
+      let bytes = try file.readAll()
       let decoded = try ImageCodec.decode(bytes, name: path)
       return MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
     }
-    return SourcePicture(path: path, originalBytes: bytes, sha256: sha256, format: format) {
-      // The same pipeline as an eager restore (proxy and SHA-256 on two cores), so the pixels
-      // are the same.
-      let decoded = try ImageCodec.decode(bytes, name: path)
-      let made = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
-      guard made.sha256 == sha256 else {
-        throw ShellError("the draft's picture \(sha256.prefix(12))… does not match its contents")
-      }
-      return SourcePicture.Pixels(image: try made.image, proxy: try made.proxy)
-    }
+    return SourcePicture(
+      path: path, sha256: sha256, format: format, read: { try file.readAll() },
+      decode: { bytes in
+        // The same pipeline as an eager restore (proxy and SHA-256 on two cores), so the
+        // pixels are the same.
+        let decoded = try ImageCodec.decode(bytes, name: path)
+        let made = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
+        guard made.sha256 == sha256 else {
+          throw ShellError(
+            "the draft's picture \(sha256.prefix(12))… does not match its contents")
+        }
+        return SourcePicture.Pixels(image: try made.image, proxy: try made.proxy)
+      })
   }
 
   /// A restored picture turned out not to decode: reported as a draft that cannot be restored

@@ -55,14 +55,14 @@ extension Shell {
       state, picture: picture, format: format, catalog: catalog)
     for warning in rendered.report.warnings { console.warning(warning) }
     if interruptRequested() { throw ShellError("share: interrupted; nothing was saved") }
+    // The draft saved the picture's bytes in the background on 'load'; the store links that
+    // file as the meme's original (it checks the bytes, and writes them when it cannot link).
+    reportDraftSave(drafts.takeBackgroundOutcome(waiting: true))
     let newMeme = NewMeme(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
-      originalSHA256: picture.sha256, original: picture.originalBytes, rendered: rendered.data,
-      thumbnail: rendered.thumbnail,
-      // The draft saved these very bytes on 'load': the store links that file (it checks the
-      // bytes, and writes them when it cannot link).
-      originalFile: drafts.imageURL(sha256: picture.sha256).path)
+      originalSHA256: picture.sha256, original: try picture.originalBytes, rendered: rendered.data,
+      thumbnail: rendered.thumbnail, originalFile: drafts.savedImagePath(sha256: picture.sha256))
     // The file is written while the store saves, and renamed into place only after the save.
     let pending = destination.map { PendingOutputFile(rendered.data, to: $0) }
     let meme: Meme

@@ -26,7 +26,9 @@ public final class Shell: @unchecked Sendable {
   public let home: URL
   let store: MemeStore
   let drafts: DraftStore
-  let catalog: FontCatalog
+  /// The fonts, found on first use: looking for the bundled folder costs a start that never
+  /// draws a caption (`-c quit`, `browse`) a good part of its time.
+  lazy var catalog = FontCatalog.standard(userDirectory: home.appendingPathComponent("fonts"))
 
   /// The editor: every state it went through, for undo and redo.
   var history: History<EditorState>
@@ -56,7 +58,6 @@ public final class Shell: @unchecked Sendable {
     let opened = MemeStore.open(home: home)
     self.store = opened.store
     self.drafts = DraftStore(home: home)
-    self.catalog = FontCatalog.standard(userDirectory: home.appendingPathComponent("fonts"))
     self.history = History(initial: .blank)
     self.view = .editor
     if let notice = opened.notice { console.warning(notice) }

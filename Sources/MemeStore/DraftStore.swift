@@ -12,6 +12,10 @@ public final class DraftStore: @unchecked Sendable {
   /// The image names referenced at the last cleanup; the images folder is only listed again
   /// when this changes, keeping saves cheap.
   private var lastReferenced: Set<String>?
+  /// How the last background save finished, until `takeBackgroundOutcome` takes it.
+  private var backgroundOutcome: Result<Void, any Error>?
+  /// Says at exit that the last background save failed.
+  private var exitReporter: (@Sendable (any Error) -> Void)?
 
   /// The schema written in `draft.plist`.
   static let currentVersion = 1
@@ -31,6 +35,15 @@ public final class DraftStore: @unchecked Sendable {
   var imagesPath: String { directory.path + "/images" }
   var lockPath: String { directory.path + "/.lock" }
 
+  /// The file holding the saved bytes of the picture with this SHA-256, once the saves under way
+  /// have finished; nil when there is none. A share links it as the meme's original.
+  public func savedImagePath(sha256: String) -> String? {
+    DraftSaveQueue.shared.waitUntilIdle()
+    let path = imageURL(sha256: sha256).path
+    guard case .file = FileKind(path: path) else { return nil }
+    return path
+  }
+
   /// Where the bytes of the picture with this SHA-256 are kept.
   public func imageURL(sha256: String) -> URL {
     URL(fileURLWithPath: imagesPath + "/" + sha256.lowercased())
@@ -40,9 +53,50 @@ public final class DraftStore: @unchecked Sendable {
   /// SHA-256 to a picture's original bytes; each is written only if not saved already, so
   /// passing the current picture every time is cheap. Images no step names are removed.
   public func save(_ document: DraftDocument, images: [String: Data] = [:]) throws {
+    DraftSaveQueue.shared.waitUntilIdle()
+    try write(document, images: images)
+  }
+
+  /// Saves as `save` does, on a thread of its own, and returns at once: the editor goes on while
+  /// the picture's megabytes and the document are written and synced. Saves run in order, a
+  /// waiting one is replaced by a newer one, and reading or clearing the draft waits for them, as
+  /// does the process's exit. The draft on disk is always one whole saved state; a crash loses at
+  /// most the changes of the save under way. `takeBackgroundOutcome` tells how the saves went;
+  /// a failure nobody took by the exit is handed to `reportAtExit`.
+  public func saveInBackground(
+    _ document: DraftDocument, images: [String: Data],
+    reportAtExit: @escaping @Sendable (any Error) -> Void
+  ) {
+    memoryLock.withLock { exitReporter = reportAtExit }
+    DraftSaveQueue.shared.enqueue(self, document, images: images)
+  }
+
+  /// How the background saves finished since the last call: nil when none did, else the last
+  /// one's result. `waiting` first waits for the saves under way.
+  public func takeBackgroundOutcome(waiting: Bool) -> Result<Void, any Error>? {
+    if waiting { DraftSaveQueue.shared.waitUntilIdle() }
+    return memoryLock.withLock {
+      defer { backgroundOutcome = nil }
+      return backgroundOutcome
+    }
+  }
+
+  /// Called by the queue after each background save.
+  func finishedBackgroundSave(_ result: Result<Void, any Error>) {
+    memoryLock.withLock { backgroundOutcome = result }
+  }
+
+  /// At exit, after the last background save: reports its failure if no one took it.
+  func reportUntakenFailure() {
+    let (outcome, reporter) = memoryLock.withLock { (backgroundOutcome, exitReporter) }
+    if case .failure(let error) = outcome { reporter?(error) }
+  }
+
+  /// The body of `save`, run by the caller or the background queue.
+  func write(_ document: DraftDocument, images: [String: Data]) throws {
     let document = document.bounded()
     guard !document.steps.isEmpty else {
-      try clear()
+      try remove()
       return
     }
     let referenced = Set(document.steps.compactMap { $0.sourceSHA256?.lowercased() })
@@ -82,6 +136,7 @@ public final class DraftStore: @unchecked Sendable {
   /// The saved draft, or nil when there is none. A damaged draft is moved aside (the message
   /// names where) and reported as a one-line `StoreError`.
   public func load() throws -> DraftDocument? {
+    DraftSaveQueue.shared.waitUntilIdle()
     let path = documentPath
     switch FileKind(path: path) {
     case .missing: return nil
@@ -122,6 +177,7 @@ public final class DraftStore: @unchecked Sendable {
 
   /// The original bytes of a draft's picture.
   public func imageData(sha256: String) throws -> Data {
+    DraftSaveQueue.shared.waitUntilIdle()
     let name = sha256.lowercased()
     guard Self.isSHA256(name), FileKind(path: imagesPath + "/" + name) != .symlink,
       let data = try? Data(contentsOf: URL(fileURLWithPath: imagesPath + "/" + name))
@@ -131,6 +187,12 @@ public final class DraftStore: @unchecked Sendable {
 
   /// Forgets the draft (after a share, or `new`).
   public func clear() throws {
+    DraftSaveQueue.shared.waitUntilIdle()
+    try remove()
+  }
+
+  /// The body of `clear`.
+  private func remove() throws {
     guard FileKind(path: directory.path) == .directory else { return }
     try StoreLock.withExclusiveLock(at: lockPath) {
       try files.remove(documentPath)

@@ -106,20 +106,31 @@ extension StoreIndex {
   /// and signs: PropertyListDecoder traps on such bytes instead of throwing (found by the
   /// store-index fuzz target: `<integer>` followed by 0xFF bytes).
   static func malformedNumber(in data: Data) -> String? {
-    let allowed = Set("0123456789+-.eExXabcdefABCDEF \t\r\n".utf8)
-    for name in ["integer", "real"] {
-      let open = Array("<\(name)>".utf8)
-      var start = data.startIndex
-      while let range = data[start...].firstRange(of: open) {
-        var position = range.upperBound
-        while position < data.endIndex, data[position] != UInt8(ascii: "<") {
-          if !allowed.contains(data[position]) { return name }
-          position += 1
+    // A byte loop over the buffer: `Data.firstRange(of:)` took a good part of restoring a draft.
+    var allowed = [Bool](repeating: false, count: 256)
+    for byte in "0123456789+-.eExXabcdefABCDEF \t\r\n".utf8 { allowed[Int(byte)] = true }
+    return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> String? in
+      let bytes = buffer.bindMemory(to: UInt8.self)
+      let less = UInt8(ascii: "<")
+      for name in ["integer", "real"] {
+        let open = Array("<\(name)>".utf8)
+        var position = 0
+        while position + open.count <= bytes.count {
+          var matched = 0
+          while matched < open.count, bytes[position + matched] == open[matched] { matched += 1 }
+          guard matched == open.count else {
+            position += 1
+            continue
+          }
+          position += open.count
+          while position < bytes.count, bytes[position] != less {
+            if !allowed[Int(bytes[position])] { return name }
+            position += 1
+          }
         }
-        start = position
       }
+      return nil
     }
-    return nil
   }
 
   static func nestingDepth(of data: Data) -> Int {

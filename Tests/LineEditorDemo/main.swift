@@ -14,6 +14,8 @@ let words: [CompletionCandidate] =
     CompletionCandidate(insertion: "30", display: "30  猫 | \u{1B}[31mCAT"),
   ]
   + (1...12).map { CompletionCandidate(insertion: "font-\($0 < 10 ? "0" : "")\($0)") }
+  // More than the 100 Tab lists without asking, and taller than the screen.
+  + (0..<250).map { CompletionCandidate(insertion: "many-" + String(1000 + $0).dropFirst()) }
 
 let completer: Completer = { before in
   let partial = before.split(separator: " ", omittingEmptySubsequences: false).last ?? ""

@@ -60,3 +60,42 @@ import Testing
     #expect(shell.complete("help cle").candidates.map(\.insertion) == ["clear"])
   }
 }
+
+extension CompletionTests {
+  /// Every match comes back, not the first thousand: a cut list would make Tab insert a
+  /// prefix the other names do not share (a0 for a0000…a1499).
+  @Test func aBigFolderGivesEveryNameInByteOrder() throws {
+    let (shell, scratch) = try makeShell()
+    let folder = scratch.appendingPathComponent("many")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for number in 0..<1500 {
+      let name = "a" + String(10000 + number).dropFirst() + (number % 2 == 0 ? ".png" : ".txt")
+      FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil)
+    }
+    for name in ["B.png", ".hidden.png", "sub"] {
+      try FileManager.default.createDirectory(
+        at: folder.appendingPathComponent(name == "sub" ? name : "ignored"),
+        withIntermediateDirectories: true)
+      if name != "sub" {
+        FileManager.default.createFile(
+          atPath: folder.appendingPathComponent(name).path, contents: nil)
+      }
+    }
+    // A link to a folder is a folder; a dangling link is left out.
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("link").path, withDestinationPath: "sub")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("gone.png").path, withDestinationPath: "nowhere")
+    let prefix = folder.path + "/"
+    let any = shell.complete("share file " + prefix + "a").candidates
+    #expect(any.count == 1500)
+    #expect(any.first?.display == "a0000.png")
+    #expect(any.last?.display == "a1499.txt")
+    let pictures = shell.complete("load " + prefix).candidates.map(\.display)
+    #expect(pictures.count == 750 + 4)
+    #expect(Array(pictures.prefix(2)) == ["B.png", "a0000.png"])
+    #expect(pictures.contains("link/") && pictures.contains("sub/") && pictures.contains("ignored/"))
+    #expect(!pictures.contains("gone.png") && !pictures.contains(".hidden.png"))
+    #expect(shell.complete("load " + prefix + ".").candidates.map(\.display) == [".hidden.png"])
+  }
+}

@@ -31,6 +31,8 @@ import Testing
 
   /// The one draft image file of the draft in `home` whose bytes are `original`.
   func draftImage(home: URL, matching original: Data) throws -> URL {
+    // Drafts are saved in the background: wait for them.
+    _ = DraftStore(home: home).takeBackgroundOutcome(waiting: true)
     let folder = home.appendingPathComponent("draft/images")
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     let urls = names.map { folder.appendingPathComponent($0) }
@@ -56,7 +58,8 @@ import Testing
     #expect(restored.state.top == "first")
     #expect(restored.state.bottom == "second")
     #expect(restored.prompt == "memesh:edit rotated.jpg> ")
-    // Nothing is decoded until a command needs the pixels.
+    // Nothing is read or decoded until a command needs the bytes or the pixels.
+    #expect(restored.history.steps.all.allSatisfy { $0.state.picture?.hasBytes != true })
     #expect(restored.history.steps.all.allSatisfy { $0.state.picture?.isDecoded != true })
     #expect(restored.run(line: "info"))
     #expect(restored.run(line: "preview --out '\(outputs.path)/current.png'"))
@@ -158,5 +161,35 @@ import Testing
     let (again, againCapture) = makeShell(home: home)
     #expect(again.state == .blank)
     #expect(againCapture.drain().isEmpty)
+  }
+
+  @Test func aRestoredDraftSurvivesAnotherSessionClearingIt() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let outputs = home.appendingPathComponent("out")
+    try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+    let (first, _) = makeShell(home: home)
+    for line in Self.session { #expect(first.run(line: line)) }
+    #expect(first.run(line: "share file '\(outputs.path)/reference.png'"))
+    for line in Self.session { #expect(first.run(line: line)) }
+
+    // Two sessions restore the draft; the second discards it, which removes the draft's
+    // pictures from disk.
+    let (kept, keptCapture) = makeShell(home: home)
+    let (other, _) = makeShell(home: home)
+    #expect(other.run(line: "cancel"))
+    let folder = home.appendingPathComponent("draft/images").path
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)
+    // The first session still has its pictures: the next change saves them again, and a share
+    // makes the same file as before.
+    #expect(kept.run(line: "top again"))
+    #expect(kept.run(line: "undo"))
+    let (third, thirdCapture) = makeShell(home: home)
+    #expect(third.state.bottom == "second")
+    #expect(thirdCapture.drain().isEmpty)
+    #expect(kept.run(line: "share file '\(outputs.path)/kept.png'"))
+    #expect(keptCapture.drain().allSatisfy { $0.stream != .error })
+    let made = try Data(contentsOf: outputs.appendingPathComponent("kept.png"))
+    #expect(made == (try Data(contentsOf: outputs.appendingPathComponent("reference.png"))))
   }
 }

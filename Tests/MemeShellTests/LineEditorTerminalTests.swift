@@ -120,6 +120,52 @@ import Testing
     try terminal.waitFor("line: show 3zz")
   }
 
+  /// More than 100 candidates: Tab asks first, as bash does; a list taller than the screen
+  /// pauses at `--More--`.
+  @Test func tabAsksBeforeListingHundredsAndPagesTheList() throws {
+    let terminal = try LineEditorTerminal(history: nil)
+    try terminal.type("show many-")
+    try terminal.press("Tab")
+    try terminal.waitFor("Display all 250 possibilities? (y or n)")
+    try terminal.press("n")
+    try terminal.waitFor("demo> show many-", count: 2)
+    #expect(try !terminal.text().contains("many-000"))
+    #expect(try terminal.screen().last { !$0.isEmpty } == "demo> show many-")
+    // Other keys ring the bell and keep asking; y lists, a screenful at a time.
+    try terminal.press("Tab")
+    try terminal.waitFor("Display all 250 possibilities? (y or n)", count: 2)
+    try terminal.press("x", "y")
+    try terminal.waitFor("--More--")
+    #expect(try terminal.text().contains("many-000"))
+    #expect(try !terminal.text().contains("many-249"))
+    // q stops the list; the line comes back whole, the cursor after it.
+    try terminal.press("q")
+    try terminal.waitFor { $0.split(separator: "\n").last == "demo> show many-" }
+    #expect(try !terminal.text().contains("--More--"))
+    // Space shows the next screenful, Enter one more line, until the end.
+    try terminal.press("Tab")
+    try terminal.waitFor { $0.split(separator: "\n").last?.hasSuffix("(y or n)") == true }
+    try terminal.press("y")
+    try terminal.waitFor("--More--")
+    // 250 names fill 42 rows of 6 at 60 columns; the screen holds 19 and the marker.
+    func paused(after last: String) -> (String) -> Bool {
+      { $0.contains(last) && $0.split(separator: "\n").last == "--More--" }
+    }
+    try terminal.waitFor(paused(after: "many-018"))
+    #expect(try !terminal.text().contains("many-019"))
+    try terminal.press("Enter")
+    try terminal.waitFor(paused(after: "many-019"))
+    #expect(try !terminal.text().contains("many-020"))
+    try terminal.press("Space")
+    try terminal.waitFor(paused(after: "many-038"))
+    try terminal.press("Space")
+    try terminal.waitFor("many-041")
+    try terminal.waitFor { $0.split(separator: "\n").last == "demo> show many-" }
+    try terminal.type("007")
+    try terminal.press("Enter")
+    try terminal.waitFor("line: show many-007")
+  }
+
   @Test func ctrlCDropsTheLineAndCtrlDEndsOnAnEmptyLine() throws {
     let terminal = try LineEditorTerminal(history: historyFile)
     try terminal.type("drop me")

@@ -155,4 +155,60 @@ import Testing
       #expect(try DraftStore(home: scratch.url).load() == first)
     }
   }
+
+  // MARK: - Saving in the background
+
+  @Test func backgroundSavesLandInOrderBeforeTheDraftIsRead() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let drafts = DraftStore(home: scratch.url)
+    var steps = [Self.step("load")]
+    for number in 1...20 {
+      steps.append(Self.step("caption \(number)", top: "\(number)"))
+      drafts.saveInBackground(
+        DraftDocument(steps: steps, current: steps.count - 1),
+        images: [Self.catSHA: Self.catBytes], reportAtExit: { _ in })
+    }
+    // Another session's store (or this one's) reads the last state, picture included.
+    let next = DraftStore(home: scratch.url)
+    #expect(try next.load() == DraftDocument(steps: steps, current: steps.count - 1))
+    #expect(try next.imageData(sha256: Self.catSHA) == Self.catBytes)
+    #expect(next.savedImagePath(sha256: Self.catSHA) == drafts.imageURL(sha256: Self.catSHA).path)
+    #expect(next.savedImagePath(sha256: Self.dogSHA) == nil)
+    if case .failure(let error) = drafts.takeBackgroundOutcome(waiting: true) {
+      Issue.record("a background save failed: \(error)")
+    }
+    #expect(drafts.takeBackgroundOutcome(waiting: true) == nil)
+  }
+
+  @Test func aFailingBackgroundSaveIsReportedAndLeavesThePreviousDraft() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let first = DraftDocument(steps: [Self.step("load")], current: 0)
+    try DraftStore(home: scratch.url).save(first, images: [Self.catSHA: Self.catBytes])
+    let drafts = DraftStore(
+      directory: scratch.url.appendingPathComponent("draft"),
+      fileSystem: FaultyFileSystem(fault: (.rename, 1, ENOSPC)))
+    drafts.saveInBackground(
+      DraftDocument(steps: [Self.step("load"), Self.step("x")], current: 1), images: [:],
+      reportAtExit: { _ in })
+    guard case .failure(let error)? = drafts.takeBackgroundOutcome(waiting: true) else {
+      Issue.record("the failed save was not reported")
+      return
+    }
+    #expect((error as? StoreError)?.message.contains("draft.plist") == true)
+    #expect(try DraftStore(home: scratch.url).load() == first)
+  }
+
+  @Test func clearingWaitsForTheBackgroundSaves() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let drafts = DraftStore(home: scratch.url)
+    drafts.saveInBackground(
+      DraftDocument(steps: [Self.step("load")], current: 0),
+      images: [Self.catSHA: Self.catBytes], reportAtExit: { _ in })
+    try drafts.clear()
+    #expect(try DraftStore(home: scratch.url).load() == nil)
+    #expect(FileKind(path: drafts.imageURL(sha256: Self.catSHA).path) == .missing)
+  }
 }

@@ -42,6 +42,8 @@ int memesh_edit_set_reader(EditLine *editor, memesh_edit_reader reader);
 int memesh_edit_prepare_terminal(EditLine *editor, int editing);
 /// el_get(EL_GETTC, "co"): the terminal width libedit currently uses, or 0.
 int memesh_edit_columns(EditLine *editor);
+/// el_get(EL_GETTC, "li"): the terminal height libedit currently uses, or 0.
+int memesh_edit_lines(EditLine *editor);
 /// wcwidth(3): glibc declares it only for X/Open sources, which Swift's Glibc module is not.
 int memesh_wcwidth(wchar_t character);
 
