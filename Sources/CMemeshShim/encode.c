@@ -975,9 +975,35 @@ static uint32_t *column_spans(uint32_t source_width, uint32_t target_width) {
   return starts;
 }
 
+static int downscale_band(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
+                          uint32_t first_row, uint32_t end_row, uint8_t *out,
+                          memesh_progress *progress);
+
 void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
                            uint8_t *out) {
-  if (out_width == 0 || out_height == 0 || image->width == 0 || image->height == 0) return;
+  downscale_band(image, out_width, out_height, 0, out_height, out, NULL);
+}
+
+void memesh_downscale_band(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
+                           uint32_t first_row, uint32_t end_row, uint8_t *out) {
+  downscale_band(image, out_width, out_height, first_row, end_row, out, NULL);
+}
+
+int memesh_downscale_following(const memesh_rows *image, uint32_t out_width,
+                               uint32_t out_height, uint8_t *out, memesh_progress *progress) {
+  return downscale_band(image, out_width, out_height, 0, out_height, out, progress);
+}
+
+/// The band's target rows; with `progress`, each waits for its source rows to be decoded.
+/// 0 when the decode ended without them (nothing more is written).
+static int downscale_band(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
+                          uint32_t first_row, uint32_t end_row, uint8_t *out,
+                          memesh_progress *progress) {
+  if (end_row > out_height) end_row = out_height;
+  if (out_width == 0 || out_height == 0 || image->width == 0 || image->height == 0 ||
+      first_row >= end_row) {
+    return 1;
+  }
   size_t samples = (size_t)image->width * 4;
   uint32_t *starts = column_spans(image->width, out_width);
   int opaque = memesh_rows_opaque(image);
@@ -987,20 +1013,32 @@ void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_
   uint64_t *weighted = opaque ? NULL : calloc(samples, sizeof(uint64_t));
   uint8_t *scratch = meme_row_scratch(image);
   if (starts == NULL || (plain == NULL && weighted == NULL) || missing_scratch(image, scratch)) {
-    memset(out, 0, (size_t)out_width * out_height * 4);
+    memset(out + (size_t)first_row * out_width * 4, 0,
+           (size_t)out_width * (end_row - first_row) * 4);
     free(starts);
     free(plain);
     free(weighted);
     free(scratch);
-    return;
+    return 1;
   }
   // Tall opaque blocks (a thumbnail of a photo) add every other row: half the work, no visible
   // difference at that size.
   uint32_t step = opaque && image->height / out_height >= 6 ? 2 : 1;
+  // The source row where the band starts, found as the loop below would reach it.
   uint32_t row = 0;
-  for (uint32_t target_row = 0; target_row < out_height; target_row++) {
+  for (uint32_t target_row = 0; target_row < first_row; target_row++) {
     uint32_t end = (uint32_t)((uint64_t)(target_row + 1) * image->height / out_height);
     if (end <= row) end = row + 1 <= image->height ? row + 1 : row;
+    row = end;
+  }
+  int complete = 1;
+  for (uint32_t target_row = first_row; target_row < end_row; target_row++) {
+    uint32_t end = (uint32_t)((uint64_t)(target_row + 1) * image->height / out_height);
+    if (end <= row) end = row + 1 <= image->height ? row + 1 : row;
+    if (progress != NULL && !memesh_progress_wait(progress, end)) {
+      complete = 0;
+      break;
+    }
     uint64_t rows = 0;
     // Vertical: add whole rows (contiguous, so these loops vectorize).
     for (uint32_t sampled = row; sampled < end; sampled += step, rows++) {
@@ -1057,6 +1095,7 @@ void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_
   free(plain);
   free(weighted);
   free(scratch);
+  return complete;
 }
 
 // MARK: - Encode and thumbnail together

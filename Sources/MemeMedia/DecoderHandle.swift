@@ -54,17 +54,28 @@ final class DecoderHandle {
       width: Int(memesh_decoder_width(pointer)), height: Int(memesh_decoder_height(pointer)))
   }
 
-  /// Decodes every pixel. `willFill` sees the pixel buffer just before the decoder writes it
-  /// (`MemeRenderer.loadPicture` maps its pages in from another thread meanwhile).
-  func read(willFill: ((UnsafeMutableRawBufferPointer) -> Void)? = nil)
-    throws(MemeDecodeFailure) -> RGBAImage
+  /// Decodes every pixel. `watch` is handed the pixel buffer just before the decoder writes it
+  /// and then sees the rows as they are finished (`MemeRenderer.loadPicture`).
+  func read(format: ImageFormat, watch: DecodeWatch? = nil) throws(MemeDecodeFailure)
+    -> RGBAImage
   {
     let size = outputSize
     let count = size.width * size.height * 4
     var status = Int32(MEMESH_OK)
+    let orientation = watch == nil ? 1 : exif.map { Exif.orientation(tiff: $0) } ?? 1
     let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-      willFill?(UnsafeMutableRawBufferPointer(buffer))
+      if let watch, let base = buffer.baseAddress {
+        memesh_decoder_report_progress(pointer, watch.progress)
+        watch.hand(
+          DecodeWatch.Target(
+            address: UInt(bitPattern: base), byteCount: count, size: size,
+            orientation: orientation, format: format))
+      }
       status = memesh_decoder_read(pointer, buffer.baseAddress)
+      // A failed decode's buffer is freed on return: not while the watcher still reads it.
+      if status != Int32(MEMESH_OK), let watch, buffer.baseAddress != nil {
+        watch.waitForRelease()
+      }
       // libpng and libjpeg write every byte when they succeed; on failure nothing is kept.
       initialized = status == Int32(MEMESH_OK) ? count : 0
     }

@@ -87,11 +87,11 @@ extension ImageCodec {
   // MARK: - Decoding
 
   /// Decodes with libpng or libjpeg; `scaleDenominator` picks a JPEG DCT reduction from the
-  /// stored size (PNG ignores it); `willFill` sees the pixel buffer before it is written.
+  /// stored size (PNG ignores it); `watch` follows the decode from another thread.
   static func decodeRaw(
     _ data: Data, format: ImageFormat, name rawName: String, limits: DecodeLimits,
     scaleDenominator: (PixelSize) -> Int = { _ in 1 },
-    willFill: ((UnsafeMutableRawBufferPointer) -> Void)? = nil
+    watch: DecodeWatch? = nil
   ) throws(MemeError) -> RawDecode {
     let name = displayName(rawName)
     do {
@@ -102,7 +102,7 @@ extension ImageCodec {
           let denominator = scaleDenominator(handle.sourceSize)
           if denominator > 1 { try handle.scale(by: denominator) }
         }
-        return try handle.read(willFill: willFill)
+        return try handle.read(format: format, watch: watch)
       }
       let orientation = handle.exif.map { Exif.orientation(tiff: $0) } ?? 1
       let warnings = handle.warnings.map { "'\(name)': \(userWording($0))" }

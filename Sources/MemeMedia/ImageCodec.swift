@@ -97,16 +97,15 @@ public enum ImageCodec {
   public static func decode(
     _ data: Data, name: String, limits: DecodeLimits = .default
   ) throws -> DecodedImage {
-    try decode(data, name: name, limits: limits, willFill: nil)
+    try decode(data, name: name, limits: limits, watch: nil)
   }
 
-  /// `decode(_:name:limits:)`, with `willFill` seeing the pixel buffer before it is written.
+  /// `decode(_:name:limits:)`, followed from another thread by `watch`.
   static func decode(
-    _ data: Data, name: String, limits: DecodeLimits,
-    willFill: ((UnsafeMutableRawBufferPointer) -> Void)?
+    _ data: Data, name: String, limits: DecodeLimits, watch: DecodeWatch?
   ) throws -> DecodedImage {
     let format = try format(of: data, name: name)
-    let raw = try decodeRaw(data, format: format, name: name, limits: limits, willFill: willFill)
+    let raw = try decodeRaw(data, format: format, name: name, limits: limits, watch: watch)
     return DecodedImage(
       image: ImageOps.oriented(raw.image, orientation: raw.orientation), format: format,
       orientation: raw.orientation, warnings: raw.warnings, recipe: raw.recipe)

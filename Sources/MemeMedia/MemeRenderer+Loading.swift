@@ -5,53 +5,86 @@ import MemeCore
 
 extension MemeRenderer {
   /// Loads `path` as the editor's picture, like `ImageFile.sourcePicture(path:)`, with the work
-  /// spread over two cores: this thread decodes the full picture; a helper thread first maps in
-  /// the pages of the decoder's pixel buffer ahead of it (48 MB for 12 MP: some 12,000 page
-  /// faults the decoder would otherwise take, ~1.5 µs each), then hashes the original (SHA-256)
-  /// and, for a JPEG, makes the preview proxy with a DCT-scaled libjpeg pass (1/4 or 1/8: most
-  /// of the inverse transform skipped); together that is shorter than the full decode. A PNG's
-  /// proxy is reduced from the decoded pixels in C afterwards.
+  /// spread over two cores: this thread decodes the full picture; a helper thread follows the
+  /// decoder (`DecodeWatch`). It first maps in the pages of the decoder's pixel buffer ahead of
+  /// it (48 MB for 12 MP: some 12,000 page faults the decoder would otherwise take, ~1.5 µs
+  /// each), then hashes the original (SHA-256), then reduces the preview proxy from the rows
+  /// the decoder has finished, waiting for the rest: all of it fits inside the decode. (The
+  /// proxy used to come from a second, DCT-scaled libjpeg pass, which made the helper's work
+  /// as long as the decode.) Turned (EXIF) or PNG pictures get their proxy reduced after the
+  /// decode, in two halves on two cores.
   /// The decoded file comes back too, for its warnings and its embedded recipe. `displayPath`
   /// (default `path`) is what the picture is called in prompts.
   public static func loadPicture(
     path: String, displayPath: String? = nil, limits: DecodeLimits = .default
   ) throws -> (picture: SourcePicture, decoded: DecodedImage) {
     let bytes = try ImageFile.read(path: path)
-    let isJPEG = ImageCodec.sniff(bytes) == .jpeg
     let results = LoadResults()
-    let pixels = PixelHandoff()
+    let watch = DecodeWatch()
     let helperDone = DispatchSemaphore(value: 0)
     let helper = Thread {
-      pixels.prefault()
+      let target = watch.waitForTarget()
+      if let target, let base = target.base { memesh_prefault(base, target.byteCount) }
+      // An upright JPEG's proxy is made from its rows as they come (a PNG's rows all come at
+      // the end, and a turned picture is turned after the decode).
+      let follows = target.map { $0.format == .jpeg && !(2...8).contains($0.orientation) } ?? false
+      if !follows { watch.release() }
       let digest = Checksum.sha256(bytes)
       results.set { $0.sha256 = digest }
-      if isJPEG {
-        let proxy = Result { try jpegProxy(bytes, name: path, limits: limits) }
-        results.set { $0.proxy = proxy }
+      if follows, let target {
+        let proxy = followingProxy(target, watch: watch)
+        watch.release()
+        if let proxy { results.set { $0.proxy = .success(proxy) } }
       }
       helperDone.signal()
     }
     helper.start()
     let decoding = Result {
-      try ImageCodec.decode(bytes, name: path, limits: limits) { pixels.hand($0) }
+      try ImageCodec.decode(bytes, name: path, limits: limits, watch: watch)
     }
-    // Releases the helper when the decoder failed before it had a buffer.
-    pixels.hand(nil)
+    // Lets the helper go when the decoder failed before or without finishing its rows.
+    watch.finish(failed: (try? decoding.get()) == nil)
     helperDone.wait()
-    results.set { $0.decoded = decoding }
     let finished = results.take()
-    guard let decodedResult = finished.decoded else {
-      throw MemeError("cannot load '\(path)': the decoder did not run")
-    }
-    let decoded = try decodedResult.get()
+    let decoded = try decoding.get()
     let proxy =
       (try? finished.proxy?.get())
-      ?? reduced(decoded.image, toFit: ImageFile.proxyDimension, isOpaque: decoded.format == .jpeg)
+      ?? reduced(
+        decoded.image, toFit: ImageFile.proxyDimension, isOpaque: decoded.format == .jpeg,
+        threads: 2)
     let picture = SourcePicture(
       path: displayPath ?? path, originalBytes: bytes,
       sha256: finished.sha256 ?? Checksum.sha256(bytes), format: decoded.format,
       image: decoded.image, proxy: proxy)
     return (picture, decoded)
+  }
+
+  /// The proxy `reduced(_:toFit:isOpaque:)` makes of an opaque picture, made while `target` is
+  /// being decoded, each row as soon as its source rows are in; nil when the decode failed.
+  static func followingProxy(_ target: DecodeWatch.Target, watch: DecodeWatch) -> RGBAImage? {
+    let size = ImageOps.fittedSize(
+      of: target.size, toFit: ImageFile.proxyDimension, ImageFile.proxyDimension)
+    guard size != target.size, size.width > 0, size.height > 0, let progress = watch.progress,
+      let base = target.base.map({ UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) })
+    else { return nil }
+    let rows = (0..<target.size.height).map { row -> UnsafePointer<UInt8>? in
+      base + row * target.size.width * 4
+    }
+    let count = size.width * size.height * 4
+    var complete = false
+    let pixels = [UInt8](unsafeUninitializedCapacity: count) { into, initialized in
+      rows.withUnsafeBufferPointer { pointers in
+        var picture = memesh_rows(
+          rows: pointers.baseAddress, width: UInt32(target.size.width),
+          height: UInt32(target.size.height), opaque: 1, overlay: nil)
+        complete =
+          memesh_downscale_following(
+            &picture, UInt32(size.width), UInt32(size.height), into.baseAddress, progress) == 1
+      }
+      // Every byte is written when complete; otherwise the proxy is dropped.
+      initialized = complete ? count : 0
+    }
+    return complete ? RGBAImage(width: size.width, height: size.height, pixels: pixels) : nil
   }
 
   /// Like `ImageFile.sourcePicture(path:bytes:decoded:)` for a file already read and decoded:
@@ -93,16 +126,17 @@ extension MemeRenderer {
   }
 
   /// A box-filtered copy whose longest side is at most `dimension` (the image itself when it is
-  /// already small enough). The C loop is many times faster than `ImageOps.scaled` on 12 MP.
-  public static func reduced(_ image: RGBAImage, toFit dimension: Int, isOpaque: Bool? = nil)
-    -> RGBAImage
-  {
+  /// already small enough). The C loop is many times faster than `ImageOps.scaled` on 12 MP;
+  /// with `threads` 2 the top and bottom halves of the result are made at once (same bytes).
+  public static func reduced(
+    _ image: RGBAImage, toFit dimension: Int, isOpaque: Bool? = nil, threads: Int = 1
+  ) -> RGBAImage {
     let size = ImageOps.fittedSize(of: image.size, toFit: dimension, dimension)
     guard size != image.size, size.width > 0, size.height > 0 else { return image }
     let count = size.width * size.height * 4
     let pixels = [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
       image.pixels.withUnsafeBufferPointer { source in
-        guard let base = source.baseAddress else { return }
+        guard let base = source.baseAddress, let into = target.baseAddress else { return }
         let rows = (0..<image.height).map { row -> UnsafePointer<UInt8>? in
           base + row * image.width * 4
         }
@@ -110,45 +144,23 @@ extension MemeRenderer {
           var whole = memesh_rows(
             rows: pointers.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
             opaque: isOpaque.map { $0 ? 1 : 0 } ?? -1, overlay: nil)
-          memesh_downscale_rows(
-            &whole, UInt32(size.width), UInt32(size.height), target.baseAddress)
+          // Looked up once, not by each band.
+          whole.opaque = memesh_rows_opaque(&whole)
+          let bands = max(1, min(threads, 2, size.height))
+          withUnsafePointer(to: whole) { whole in
+            // Each band writes its own target rows and only reads the picture.
+            nonisolated(unsafe) let (whole, into) = (whole, into)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+              memesh_downscale_band(
+                whole, UInt32(size.width), UInt32(size.height),
+                UInt32(size.height * band / bands), UInt32(size.height * (band + 1) / bands), into)
+            }
+          }
         }
       }
       initialized = count
     }
     return RGBAImage(width: size.width, height: size.height, pixels: pixels)
-  }
-}
-
-/// The decoder's pixel buffer, handed once to the load's helper thread, which maps its pages in.
-private final class PixelHandoff: @unchecked Sendable {
-  private let handed = DispatchSemaphore(value: 0)
-  private let lock = NSLock()
-  private var done = false
-  private var region: (address: UInt, count: Int)?
-
-  /// Hands `buffer` over (nil: there is none); only the first call counts.
-  func hand(_ buffer: UnsafeMutableRawBufferPointer?) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !done else { return }
-    done = true
-    region = buffer.flatMap { buffer in
-      buffer.baseAddress.map { (UInt(bitPattern: $0), buffer.count) }
-    }
-    handed.signal()
-  }
-
-  /// Waits for the buffer and maps its pages in (safe while the decoder writes them).
-  func prefault() {
-    handed.wait()
-    lock.lock()
-    let region = self.region
-    lock.unlock()
-    guard let region, let start = UnsafeMutableRawPointer(bitPattern: region.address) else {
-      return
-    }
-    memesh_prefault(start, region.count)
   }
 }
 

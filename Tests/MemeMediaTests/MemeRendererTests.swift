@@ -246,6 +246,25 @@ import Testing
     }
   }
 
+  /// The proxy is reduced from the rows while they are decoded (JPEG), or in two bands on two
+  /// threads afterwards (PNG): either way the same bytes as reducing the decoded picture.
+  @Test func loadPictureProxyIsTheReducedPicture() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-proxy-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for (name, format) in [("photo.jpg", ImageFormat.jpeg), ("photo.png", .png)] {
+      let path = directory.appendingPathComponent(name).path
+      try ImageCodec.encode(Self.photo(width: 1801, height: 1203), as: format)
+        .write(to: URL(fileURLWithPath: path))
+      let (picture, decoded) = try MemeRenderer.loadPicture(path: path)
+      let expected = MemeRenderer.reduced(
+        decoded.image, toFit: ImageFile.proxyDimension, isOpaque: format == .jpeg ? true : nil)
+      #expect(try expected.size != decoded.image.size)
+      #expect(try picture.proxy == expected)
+    }
+  }
+
   @Test func loadPictureReportsAMissingFile() {
     #expect(throws: MemeError.self) { try MemeRenderer.loadPicture(path: "/nonexistent/cat.jpg") }
   }

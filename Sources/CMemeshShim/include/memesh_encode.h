@@ -3,6 +3,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memesh_shim.h"
+
 /* Encoding straight from row pointers, so a meme is written without assembling a copy of the
    whole picture: the rows point into the decoded photo, and the captions are drawn, row by row,
    into a small scratch row by whichever thread reads a row they cover (the encoder's, the
@@ -91,6 +93,17 @@ int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char 
 /// Box-filter reduction (alpha-weighted) of `image` to `out_width`×`out_height` RGBA8 pixels.
 void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
                            uint8_t *out);
+
+/// Target rows `first_row ..< end_row` of memesh_downscale_rows, the same bytes, into the same
+/// `out` (the whole target): bands can be made on different threads.
+void memesh_downscale_band(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
+                           uint32_t first_row, uint32_t end_row, uint8_t *out);
+
+/// memesh_downscale_rows while the picture is being decoded into `image`'s rows: each target
+/// row waits until `progress` says its source rows are final. 1 when done; 0 when the decode
+/// ended without them (then `out` is partly written).
+int memesh_downscale_following(const memesh_rows *image, uint32_t out_width,
+                               uint32_t out_height, uint8_t *out, memesh_progress *progress);
 
 /// What memesh_render_rows writes: the encoded file and, when asked, a thumbnail.
 typedef struct memesh_render_request {

@@ -92,6 +92,21 @@ int memesh_encode_jpeg(const uint8_t *rgba, uint32_t width, uint32_t height, int
 /// Frees a buffer returned by memesh_encode_*.
 void memesh_free(void *pointer);
 
+/// How far a decode has come, for a thread reading the rows as they are finished (the load's
+/// proxy). One per decode; free it after both sides are done with it.
+typedef struct memesh_progress memesh_progress;
+
+/// A fresh progress (NULL when out of memory).
+memesh_progress *memesh_progress_new(void);
+void memesh_progress_free(memesh_progress *progress);
+/// Makes memesh_decoder_read publish each finished row to `progress`, and its end.
+void memesh_decoder_report_progress(memesh_decoder *decoder, memesh_progress *progress);
+/// Marks the decode ended (failed when `failed`) unless memesh_decoder_read already did, so a
+/// waiting reader is let go whatever happened.
+void memesh_progress_finish(memesh_progress *progress, int failed);
+/// Waits until the first `rows` rows are final (1), or the decode ended without them (0).
+int memesh_progress_wait(memesh_progress *progress, uint32_t rows);
+
 /// Maps in the whole pages of `size` bytes at `start` for writing, without changing a byte
 /// (Linux MADV_POPULATE_WRITE), so a decoder filling them later takes no page faults; safe
 /// while another thread writes there. Does nothing where the kernel cannot.
