@@ -65,23 +65,28 @@ extension Shell {
       thumbnail: rendered.thumbnail, originalFile: drafts.savedImagePath(sha256: picture.sha256))
     // The file is written while the store saves, and renamed into place only after the save.
     let pending = destination.map { PendingOutputFile(rendered.data, to: $0) }
-    let meme: Meme
+    let saved: (meme: Meme, summary: String)
     do {
-      meme = try saveToStore(newMeme)
+      saved = try saveToStore(newMeme)
     } catch {
       pending?.discard()
       throw error
     }
+    let meme = saved.meme
     resetEditor()
     view = .sent
+    // Said once the output file is settled: a failed write to stdout ends memesh at once
+    // (Console.writeAll), and must not leave the file's temporary behind.
+    let finishing = pending.map { pending in Result { try pending.finish() } }
+    console.line(saved.summary)
 
     switch target {
     case .storeOnly:
       break
     case .file:
-      guard let pending else { break }
+      guard let pending, let finishing else { break }
       do {
-        try pending.finish()
+        try finishing.get()
       } catch {
         throw ShellError("share: saved meme \(meme.id), but \(describe(error))")
       }
@@ -97,21 +102,19 @@ extension Shell {
     if settings.interactive { try? browseTable() }
   }
 
-  /// Adds the meme to the store, or updates the sent meme being edited, and says which.
-  private func saveToStore(_ newMeme: NewMeme) throws -> Meme {
+  /// Adds the meme to the store, or updates the sent meme being edited, and the line that
+  /// says which.
+  private func saveToStore(_ newMeme: NewMeme) throws -> (meme: Meme, summary: String) {
     guard let id = state.editingID else {
       let meme = try store.add(newMeme)
-      console.line("saved meme \(meme.id)")
-      return meme
+      return (meme, "saved meme \(meme.id)")
     }
     do {
       let meme = try store.update(id: id, with: newMeme)
-      console.line("updated meme \(meme.id)")
-      return meme
+      return (meme, "updated meme \(meme.id)")
     } catch StoreError.noMeme {
       let meme = try store.add(newMeme)
-      console.line("saved meme \(meme.id) (meme \(id) was deleted meanwhile)")
-      return meme
+      return (meme, "saved meme \(meme.id) (meme \(id) was deleted meanwhile)")
     }
   }
 
