@@ -1,0 +1,244 @@
+/* Loads FreeType, HarfBuzz, fontconfig, chafa and GLib when memesh first calls into them, not
+   at start: those five (and what they pull in: graphite2, brotli, expat, pcre2) cost the
+   dynamic loader about 2 ms at every start, and most commands (`quit`, `browse`, `show`,
+   `delete`, completion) never draw a glyph or a terminal picture.
+
+   Each function memesh calls in them is defined here as a two-instruction trampoline that jumps
+   through a slot. A slot first holds a stub that saves the argument registers, loads the
+   function's library (dlopen, once per library) and fills every slot of that library (dlsym on
+   that library's handle, never the global scope, which would find these trampolines again),
+   then jumps on to the real function. The trampolines are hidden: the libraries, once loaded,
+   call each other directly, never through them. Linking with --as-needed (Package.swift) then leaves
+   the five libraries out of the executable's start-up list, because nothing else refers to
+   them.
+
+   A function not listed here still works: the linker takes it from the library as before, and
+   that library is loaded at start again (`make bench` shows the start-up time). x86-64 Linux
+   only; elsewhere this file is empty and the libraries are linked as usual. */
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__ELF__)
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum memesh_lazy_library { FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, LIBRARY_COUNT };
+
+static const char *const library_names[LIBRARY_COUNT] = {
+    "libfreetype.so.6", "libharfbuzz.so.0", "libfontconfig.so.1", "libchafa.so.0",
+    "libglib-2.0.so.0"};
+
+/* Every function memesh calls in the five libraries (`nm -D --undefined-only memesh`). */
+#define MEMESH_LAZY_FUNCTIONS(X)                                                                 \
+  X(FREETYPE, FT_Done_Face)                                                                     \
+  X(FREETYPE, FT_Done_FreeType)                                                                 \
+  X(FREETYPE, FT_Done_Glyph)                                                                    \
+  X(FREETYPE, FT_Done_MM_Var)                                                                   \
+  X(FREETYPE, FT_Get_Glyph)                                                                     \
+  X(FREETYPE, FT_Get_MM_Var)                                                                    \
+  X(FREETYPE, FT_Glyph_Copy)                                                                    \
+  X(FREETYPE, FT_Glyph_StrokeBorder)                                                            \
+  X(FREETYPE, FT_Glyph_To_Bitmap)                                                               \
+  X(FREETYPE, FT_Glyph_Transform)                                                               \
+  X(FREETYPE, FT_Init_FreeType)                                                                 \
+  X(FREETYPE, FT_Load_Glyph)                                                                    \
+  X(FREETYPE, FT_New_Face)                                                                      \
+  X(FREETYPE, FT_Select_Size)                                                                   \
+  X(FREETYPE, FT_Set_Char_Size)                                                                 \
+  X(FREETYPE, FT_Set_Var_Design_Coordinates)                                                    \
+  X(FREETYPE, FT_Stroker_Done)                                                                  \
+  X(FREETYPE, FT_Stroker_New)                                                                   \
+  X(FREETYPE, FT_Stroker_Set)                                                                   \
+  X(FONTCONFIG, FcCharSetAddChar)                                                               \
+  X(FONTCONFIG, FcCharSetCreate)                                                                \
+  X(FONTCONFIG, FcCharSetDestroy)                                                               \
+  X(FONTCONFIG, FcCharSetHasChar)                                                               \
+  X(FONTCONFIG, FcConfigDestroy)                                                                \
+  X(FONTCONFIG, FcConfigSubstitute)                                                             \
+  X(FONTCONFIG, FcDefaultSubstitute)                                                            \
+  X(FONTCONFIG, FcFontSetDestroy)                                                               \
+  X(FONTCONFIG, FcFontSort)                                                                     \
+  X(FONTCONFIG, FcInitLoadConfigAndFonts)                                                       \
+  X(FONTCONFIG, FcPatternAddBool)                                                               \
+  X(FONTCONFIG, FcPatternAddCharSet)                                                            \
+  X(FONTCONFIG, FcPatternAddInteger)                                                            \
+  X(FONTCONFIG, FcPatternCreate)                                                                \
+  X(FONTCONFIG, FcPatternDestroy)                                                               \
+  X(FONTCONFIG, FcPatternGetCharSet)                                                            \
+  X(FONTCONFIG, FcPatternGetInteger)                                                            \
+  X(FONTCONFIG, FcPatternGetString)                                                             \
+  X(CHAFA, chafa_canvas_config_new)                                                             \
+  X(CHAFA, chafa_canvas_config_set_canvas_mode)                                                 \
+  X(CHAFA, chafa_canvas_config_set_cell_geometry)                                               \
+  X(CHAFA, chafa_canvas_config_set_color_space)                                                 \
+  X(CHAFA, chafa_canvas_config_set_geometry)                                                    \
+  X(CHAFA, chafa_canvas_config_set_optimizations)                                               \
+  X(CHAFA, chafa_canvas_config_set_pixel_mode)                                                  \
+  X(CHAFA, chafa_canvas_config_set_symbol_map)                                                  \
+  X(CHAFA, chafa_canvas_config_unref)                                                           \
+  X(CHAFA, chafa_canvas_draw_all_pixels)                                                        \
+  X(CHAFA, chafa_canvas_new)                                                                    \
+  X(CHAFA, chafa_canvas_print)                                                                  \
+  X(CHAFA, chafa_canvas_unref)                                                                  \
+  X(CHAFA, chafa_symbol_map_add_by_tags)                                                        \
+  X(CHAFA, chafa_symbol_map_new)                                                                \
+  X(CHAFA, chafa_symbol_map_remove_by_range)                                                    \
+  X(CHAFA, chafa_symbol_map_remove_by_tags)                                                     \
+  X(CHAFA, chafa_symbol_map_unref)                                                              \
+  X(CHAFA, chafa_term_db_detect)                                                                \
+  X(CHAFA, chafa_term_db_new)                                                                   \
+  X(CHAFA, chafa_term_db_unref)                                                                 \
+  X(CHAFA, chafa_term_info_have_seq)                                                            \
+  X(CHAFA, chafa_term_info_supplement)                                                          \
+  X(CHAFA, chafa_term_info_unref)                                                               \
+  X(GLIB, g_compute_checksum_for_data)                                                          \
+  X(GLIB, g_free)                                                                               \
+  X(GLIB, g_strdup)                                                                             \
+  X(GLIB, g_string_free)                                                                        \
+  X(HARFBUZZ, hb_blob_create_from_file_or_fail)                                                 \
+  X(HARFBUZZ, hb_blob_destroy)                                                                  \
+  X(HARFBUZZ, hb_buffer_add_utf8)                                                               \
+  X(HARFBUZZ, hb_buffer_create)                                                                 \
+  X(HARFBUZZ, hb_buffer_destroy)                                                                \
+  X(HARFBUZZ, hb_buffer_get_glyph_infos)                                                        \
+  X(HARFBUZZ, hb_buffer_get_glyph_positions)                                                    \
+  X(HARFBUZZ, hb_buffer_guess_segment_properties)                                               \
+  X(HARFBUZZ, hb_buffer_set_direction)                                                          \
+  X(HARFBUZZ, hb_face_create)                                                                   \
+  X(HARFBUZZ, hb_face_destroy)                                                                  \
+  X(HARFBUZZ, hb_font_create)                                                                   \
+  X(HARFBUZZ, hb_font_destroy)                                                                  \
+  X(HARFBUZZ, hb_font_get_glyph_extents)                                                        \
+  X(HARFBUZZ, hb_font_get_nominal_glyph)                                                        \
+  X(HARFBUZZ, hb_font_set_scale)                                                                \
+  X(HARFBUZZ, hb_font_set_variations)                                                           \
+  X(HARFBUZZ, hb_shape)
+
+/* The trampoline `NAME`, its slot `memesh_slot_NAME` (first holding `memesh_first_NAME`) and
+   that first-call stub, which hands the slot's address to memesh_lazy_first in %r11. */
+#define MEMESH_TRAMPOLINE(library, name)                                                        \
+  __asm__(".text\n"                                                                             \
+          ".globl " #name "\n"                                                                  \
+          ".hidden " #name "\n"                                                                 \
+          ".type " #name ", @function\n" #name ":\n"                                            \
+          "  endbr64\n"                                                                         \
+          "  jmp *memesh_slot_" #name "(%rip)\n"                                                \
+          ".size " #name ", . - " #name "\n"                                                    \
+          "memesh_first_" #name ":\n"                                                           \
+          "  endbr64\n"                                                                         \
+          "  leaq memesh_slot_" #name "(%rip), %r11\n"                                          \
+          "  jmp memesh_lazy_first\n"                                                           \
+          ".data\n"                                                                             \
+          ".balign 8\n"                                                                         \
+          ".hidden memesh_slot_" #name "\n"                                                     \
+          ".globl memesh_slot_" #name "\n"                                                      \
+          "memesh_slot_" #name ":\n"                                                            \
+          "  .quad memesh_first_" #name "\n"                                                    \
+          ".text\n");
+MEMESH_LAZY_FUNCTIONS(MEMESH_TRAMPOLINE)
+
+#define MEMESH_SLOT_DECLARATION(library, name) extern void *memesh_slot_##name;
+MEMESH_LAZY_FUNCTIONS(MEMESH_SLOT_DECLARATION)
+
+typedef struct {
+  enum memesh_lazy_library library;
+  const char *name;
+  void **slot;
+} lazy_function;
+
+#define MEMESH_LAZY_ENTRY(library, name) {library, #name, &memesh_slot_##name},
+static const lazy_function functions[] = {MEMESH_LAZY_FUNCTIONS(MEMESH_LAZY_ENTRY)};
+
+static pthread_once_t library_once[LIBRARY_COUNT] = {
+    PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+    PTHREAD_ONCE_INIT};
+
+/* A library memesh is built against is missing or broken: nothing sensible can follow. */
+static void lazy_fail(const char *what) {
+  fprintf(stderr, "error: %s (reinstall it, or run 'make deps')\n", what);
+  exit(1);
+}
+
+#define MEMESH_LOAD_LIBRARY(index)                                                              \
+  static void load_library_##index(void) {                                                      \
+    void *handle = dlopen(library_names[index], RTLD_NOW | RTLD_LOCAL);                         \
+    if (handle == NULL) lazy_fail(dlerror());                                                   \
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {                       \
+      if (functions[i].library != index) continue;                                              \
+      void *address = dlsym(handle, functions[i].name);                                         \
+      if (address == NULL) lazy_fail(dlerror());                                                \
+      __atomic_store_n(functions[i].slot, address, __ATOMIC_RELEASE);                           \
+    }                                                                                           \
+  }
+MEMESH_LOAD_LIBRARY(FREETYPE)
+MEMESH_LOAD_LIBRARY(HARFBUZZ)
+MEMESH_LOAD_LIBRARY(FONTCONFIG)
+MEMESH_LOAD_LIBRARY(CHAFA)
+MEMESH_LOAD_LIBRARY(GLIB)
+
+static void (*const library_loaders[LIBRARY_COUNT])(void) = {
+    load_library_FREETYPE, load_library_HARFBUZZ, load_library_FONTCONFIG, load_library_CHAFA,
+    load_library_GLIB};
+
+/* Called by memesh_lazy_first with the slot of the function being called: loads its library
+   once (other threads wait in pthread_once); the slot then holds the real function. */
+__attribute__((used, visibility("hidden"))) void memesh_lazy_resolve(void **slot) {
+  for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
+    if (functions[i].slot == slot) {
+      pthread_once(&library_once[functions[i].library], library_loaders[functions[i].library]);
+      return;
+    }
+  }
+  lazy_fail("an unknown library function was called");
+}
+
+/* Entered by a first-call stub (the slot in %r11, the caller's arguments in their registers,
+   the stack as at the trampoline's entry): keeps the six integer and eight vector argument
+   registers and %rax (the vector count of a variadic call) across memesh_lazy_resolve, then
+   jumps to the function the slot now holds. The stack stays 16-byte aligned at the call. */
+__asm__(".text\n"
+        ".hidden memesh_lazy_first\n"
+        ".globl memesh_lazy_first\n"
+        ".type memesh_lazy_first, @function\n"
+        "memesh_lazy_first:\n"
+        "  pushq %r11\n"
+        "  pushq %rdi\n"
+        "  pushq %rsi\n"
+        "  pushq %rdx\n"
+        "  pushq %rcx\n"
+        "  pushq %r8\n"
+        "  pushq %r9\n"
+        "  pushq %rax\n"
+        "  subq $136, %rsp\n"
+        "  movdqu %xmm0, 0(%rsp)\n"
+        "  movdqu %xmm1, 16(%rsp)\n"
+        "  movdqu %xmm2, 32(%rsp)\n"
+        "  movdqu %xmm3, 48(%rsp)\n"
+        "  movdqu %xmm4, 64(%rsp)\n"
+        "  movdqu %xmm5, 80(%rsp)\n"
+        "  movdqu %xmm6, 96(%rsp)\n"
+        "  movdqu %xmm7, 112(%rsp)\n"
+        "  movq %r11, %rdi\n"
+        "  call memesh_lazy_resolve\n"
+        "  movdqu 0(%rsp), %xmm0\n"
+        "  movdqu 16(%rsp), %xmm1\n"
+        "  movdqu 32(%rsp), %xmm2\n"
+        "  movdqu 48(%rsp), %xmm3\n"
+        "  movdqu 64(%rsp), %xmm4\n"
+        "  movdqu 80(%rsp), %xmm5\n"
+        "  movdqu 96(%rsp), %xmm6\n"
+        "  movdqu 112(%rsp), %xmm7\n"
+        "  addq $136, %rsp\n"
+        "  popq %rax\n"
+        "  popq %r9\n"
+        "  popq %r8\n"
+        "  popq %rcx\n"
+        "  popq %rdx\n"
+        "  popq %rsi\n"
+        "  popq %rdi\n"
+        "  popq %r11\n"
+        "  jmp *(%r11)\n"
+        ".size memesh_lazy_first, . - memesh_lazy_first\n");
+
+#endif
