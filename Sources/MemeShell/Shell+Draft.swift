@@ -105,10 +105,11 @@ extension Shell {
     }
     if let id = current.editingID { what.append("editing meme \(id)") }
     let summary = what.isEmpty ? "" : " (" + what.joined(separator: ", ") + ")"
-    // Scripts and pipes see only what their commands print; a person at a terminal is told.
+    // Scripts and pipes see only what their commands print; a person at a terminal is told,
+    // under the banner.
     if settings.interactive {
-      console.note(
-        "restored the draft\(summary) with \(states.count) undo steps; 'new' starts a blank one")
+      restoredDraftNote =
+        "restored the draft\(summary) with \(states.count) undo steps; 'new' starts a blank one"
     }
     return true
   }

@@ -45,6 +45,8 @@ public final class Shell: @unchecked Sendable {
   public var interruptRequested: @Sendable () -> Bool = { false }
   /// Whether a failed draft save was reported already (reported once, not after every change).
   var draftSaveFailed = false
+  /// What a person at a terminal is told about the restored draft, after the banner (`greet`).
+  var restoredDraftNote: String?
 
   /// Opens the store and the draft under `home`, restoring the draft with a notice.
   public init(
@@ -95,6 +97,7 @@ public final class Shell: @unchecked Sendable {
   public func greet() {
     console.line(
       "memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
+    if let note = restoredDraftNote { console.note(note) }
     if view == .sent { try? browseTable() }
     if view == .editor, state.picture == nil {
       console.line("new meme: 'load PATH' a picture (Tab completes file names), then 'top TEXT'")

@@ -49,14 +49,19 @@ import Testing
 
     // The next session starts in the sent memes... unless a draft is waiting: 'top again' was
     // typed after the share, so the draft is restored and the editor shows.
-    // A script restores it silently; a person at a terminal gets a one-line note.
+    // A script restores it silently; a person at a terminal gets a one-line note, under the
+    // banner.
     let (scripted, scriptedCapture) = makeShell(home: home)
     #expect(scripted.state.top == "again")
     #expect(scriptedCapture.drain().isEmpty)
     let (next, capture) = makeShell(home: home, interactive: true)
     #expect(next.view == .editor)
     #expect(next.state.top == "again")
-    #expect(capture.drain().map(\.text).first?.hasPrefix("note: restored the draft") == true)
+    #expect(capture.drain().isEmpty)
+    next.greet()
+    let greeting = capture.drain().map(\.text)
+    #expect(greeting.first?.hasPrefix("memesh ") == true)
+    #expect(greeting.dropFirst().first?.hasPrefix("note: restored the draft") == true)
     #expect(next.run(line: "cancel"))
     let (third, _) = makeShell(home: home)
     #expect(third.view == .sent)
