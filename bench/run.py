@@ -19,7 +19,7 @@ machine hits every tool alike:
 Then caption → preview (issue 7): in-process through memesh-render-bench --preview, and the
 cost of one `caption …; preview` after `load` of each input, drawn as symbols in a
 pseudo-terminal; the preview renders from the editor's proxy, so it should not grow with the
-photo. Then a store of 10,000 memes (`browse --tsv`, `show 5`, `quit` against a store of 10,
+photo. Then a store of 10,000 memes (`browse --tsv`, `show 5`, `edit 5`, `quit` against a store of 10,
 indexes written by memesh-store-torture). Then start-up alone: `memesh -c quit` against
 `sqlite3 :memory: .quit`.
 
@@ -173,11 +173,15 @@ def preview_section(args, inputs, scratch, repeats=10):
 
 
 def store_section(args, scratch, count=10_000):
-    """`browse --tsv` and `show ID` on a store of `count` memes (index written by
+    """`browse --tsv`, `show ID` and `edit ID` on a store of `count` memes (index written by
     memesh-store-torture, tiny stand-in files so no meme has a problem), against a store of 10."""
     lines = [f"### a store of {count:,} memes", "",
              "| command | 10 memes | " + f"{count:,} memes |", "|---|---|---|"]
     homes = {}
+    # `edit ID` decodes the meme's original: a real (tiny) JPEG stands in for each.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "transcripts",
+                           "images", "photo.jpg"), "rb") as handle:
+        tiny_jpeg = handle.read()
     for size in (10, count):
         home = tempfile.mkdtemp(dir=scratch)
         memes = os.path.join(home, "memes")
@@ -186,11 +190,11 @@ def store_section(args, scratch, count=10_000):
         for number in range(1, size + 1):
             folder = os.path.join(memes, str(number))
             os.makedirs(folder, exist_ok=True)
-            for name, magic in (("original.jpg", b"\xff\xd8\xff\xe0"),
-                                ("meme.jpg", b"\xff\xd8\xff\xe0"),
-                                ("thumb.png", b"\x89PNG\r\n\x1a\n")):
+            for name, content in (("original.jpg", tiny_jpeg),
+                                  ("meme.jpg", b"\xff\xd8\xff\xe0" + b"0" * 64),
+                                  ("thumb.png", b"\x89PNG\r\n\x1a\n" + b"0" * 64)):
                 with open(os.path.join(folder, name), "wb") as handle:
-                    handle.write(magic + b"0" * 64)
+                    handle.write(content)
         # memesh trusts its binary index cache to vouch for index.plist by the file's identity
         # only once the index has been unchanged for 3 s (OpenedFile.settled: file times are
         # coarse, so a younger file could change without its times showing it). Until then every
@@ -203,7 +207,7 @@ def store_section(args, scratch, count=10_000):
         subprocess.run([args.memesh, "--home", home, "-c", "browse --tsv"],
                        stdout=subprocess.DEVNULL, check=True)
         homes[size] = home
-    for command in ("browse --tsv", "show 5", "quit"):
+    for command in ("browse --tsv", "show 5", "quit", "edit 5"):
         tools = {size: Tool(str(size), lambda s, o, f, d, h=homes[size]: [
             args.memesh, "--home", h, "-c", command]) for size in homes}
         for _ in range(max(5, args.runs)):
