@@ -31,6 +31,8 @@ struct failure {
   char message[MESSAGE_SIZE];
   char warnings[MAX_WARNINGS][MESSAGE_SIZE];
   int warning_count;
+  /// libjpeg ran out of bytes (and fed itself an end-of-image marker from there on).
+  int input_ended;
 };
 
 static void set_message(struct failure *failure, const char *text) {
@@ -412,11 +414,14 @@ static int png_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
 
 // MARK: - JPEG decoding
 
+/// A fatal error after the bytes ran out is the cut file's doing ("bogus DQT index 15",
+/// "JPEG datastream contains no image" are libjpeg reading its own end marker as data): it is
+/// said the way the PNG decoder says it.
 static void jpeg_error_exit_function(j_common_ptr info) {
   struct failure *failure = info->client_data;
   char text[JMSG_LENGTH_MAX];
   (*info->err->format_message)(info, text);
-  set_message(failure, text);
+  set_message(failure, failure->input_ended ? "the file ends early" : text);
   longjmp(failure->jump, 1);
 }
 
@@ -434,6 +439,7 @@ static void jpeg_emit_message_function(j_common_ptr info, int level) {
     snprintf(failure->message, MESSAGE_SIZE, "%s (a decompression bomb?)", text);
     longjmp(failure->jump, 1);
   }
+  if (info->err->msg_code == JWRN_JPEG_EOF) failure->input_ended = 1;
   add_warning(failure, text);
   info->err->num_warnings++;
 }

@@ -110,6 +110,9 @@ public struct FontCatalog: Sendable {
       guard FileManager.default.fileExists(atPath: url.path) else {
         throw MemeError("font: cannot find font file '\(name)'")
       }
+      if let kind = FontFace.irregularKind(atPath: url.path) {
+        throw MemeError("font: cannot read '\(name)': \(kind)")
+      }
       let info = FontInfo(name: wanted, path: url.path, origin: .path)
       guard let described = FontCatalog.describe(info) else {
         throw MemeError("font: cannot read '\(name)': not a TrueType or OpenType font")

@@ -28,6 +28,10 @@ final class FontFace {
 
   /// Opens the face at `index` in the file at `path`; variable fonts are set to weight 700.
   init(library: FT_Library, path: String, index: Int = 0) throws {
+    // FreeType would open a FIFO and wait for a writer forever, and read a device endlessly.
+    if let kind = Self.irregularKind(atPath: path) {
+      throw MemeError("font: cannot open '\(path)': \(kind)")
+    }
     var face: FT_Face?
     let status = FT_New_Face(library, path, FT_Long(index), &face)
     guard status == 0, let face else {
@@ -140,5 +144,19 @@ final class FontFace {
     let top = Double(extents.y_bearing) / unitsPerEm
     let bottom = -Double(extents.y_bearing + extents.height) / unitsPerEm
     return (top, bottom)
+  }
+}
+
+extension FontFace {
+  /// Why `path` cannot be a font file when it is not a regular file ("is a directory", "not a
+  /// regular file"), or nil for a regular file (or one `stat` cannot see; opening it says why).
+  static func irregularKind(atPath path: String) -> String? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "is a directory"
+    default: return "not a regular file"
+    }
   }
 }

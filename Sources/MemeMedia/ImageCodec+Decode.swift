@@ -76,6 +76,13 @@ extension ImageCodec {
     if let format = sniff(data) { return format }
     let name = displayName(rawName)
     if data.isEmpty { throw MemeError("cannot load '\(name)': the file is empty") }
+    // Only the first bytes of a signature: a file cut short, not some other format.
+    let head = [UInt8](data.prefix(8))
+    if head.count < 8, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A].starts(with: head)
+      || [0xFF, 0xD8, 0xFF].starts(with: head)
+    {
+      throw MemeError("cannot load '\(name)': the file ends early")
+    }
     if looksLikeDamagedPNG(data) { return .png }
     if let other = unsupportedFormatName(data) {
       throw MemeError("cannot load '\(name)': unsupported format '\(other)'")

@@ -106,6 +106,24 @@ import Testing
     }
   }
 
+  /// FreeType would wait forever for a writer on a FIFO; a user's fonts folder may hold one too.
+  @Test func aFIFOOrAFolderIsRefusedWithoutWaiting() throws {
+    let user = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-fonts-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: user) }
+    let fifo = user.appendingPathComponent("Pipe.ttf").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    #expect(throws: MemeError("font: cannot read '\(fifo)': not a regular file")) {
+      try catalog.resolve(fifo)
+    }
+    #expect(throws: MemeError("font: cannot read '\(user.path)/': is a directory")) {
+      try catalog.resolve(user.path + "/")
+    }
+    let withUser = FontCatalog(bundledDirectory: catalog.bundledDirectory, userDirectory: user)
+    #expect(!withUser.fonts().contains { $0.name == "Pipe" })
+  }
+
   @Test func oswaldIsDrawnAtWeight700() throws {
     let path = try catalog.resolve("Oswald").path
     let weight = try FontEngine.shared.withLock { try $0.face(path: path).variableWeight }

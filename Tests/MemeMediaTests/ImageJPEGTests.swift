@@ -61,6 +61,24 @@ import Testing
     #expect(decoded.image[60, 63] == RGBA(128, 128, 128))
   }
 
+  /// Cut anywhere before its image data, a JPEG says so, not what libjpeg made of its own
+  /// end-of-image marker ("bogus DQT index 15", "JPEG datastream contains no image").
+  @Test(arguments: ["baseline.jpg", "progressive.jpg", "exif-6.jpg", "cmyk-adobe.jpg"])
+  func cutBeforeTheImageDataEndsEarly(_ file: String) throws {
+    let whole = try ImageFixtures.data(file)
+    let scan = try #require(whole.firstRange(of: Data([0xFF, 0xDA]))).lowerBound
+    var messages: [String: [Int]] = [:]
+    for length in 1..<scan {
+      do {
+        _ = try ImageCodec.decode(whole.prefix(length), name: "cut.jpg")
+        messages["loaded", default: []].append(length)
+      } catch {
+        messages[(error as? MemeError)?.message ?? "\(error)", default: []].append(length)
+      }
+    }
+    #expect(Array(messages.keys) == ["cannot load 'cut.jpg': the file ends early"])
+  }
+
   @Test func damageAfterTheLastRowLoadsWithAWarning() throws {
     // A stray scan header between the image data and EOI: every pixel is there.
     let whole = try ImageFixtures.data("baseline.jpg")
