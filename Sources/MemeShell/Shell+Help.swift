@@ -17,11 +17,15 @@ extension Shell {
       if !command.aliases.isEmpty {
         console.line("aliases: \(command.aliases.joined(separator: ", "))")
       }
-      console.line(command.abstract)
-      if let reason = command.unavailableReason(self) { console.line("unavailable: \(reason)") }
-      if !command.discussion.isEmpty { console.line(command.discussion) }
+      helpParagraph(command.abstract)
+      if let reason = command.unavailableReason(self) { helpParagraph("unavailable: \(reason)") }
+      if !command.discussion.isEmpty { helpParagraph(command.discussion) }
       return
     }
+    // In a terminal the abstracts wrap at the window's width, in their own column (under the
+    // name when the window is too narrow for two columns); elsewhere each stays on one line.
+    let width = drawingWindow?.cells.columns
+    let abstractColumn = (width ?? 80) >= 72 ? 36 : 6
     console.line("memesh \(MemeshVersion.current): a meme studio for the terminal")
     for kind in [ViewKind.editor, .sent, .detail, .anywhere] {
       console.line("")
@@ -31,21 +35,49 @@ extension Shell {
         if !command.aliases.isEmpty { name += " (\(command.aliases.joined(separator: ", ")))" }
         var abstract = command.abstract
         if let reason = command.unavailableReason(self) { abstract += " [unavailable: \(reason)]" }
-        if name.count > 32 {
+        let lines = Self.wrapped(abstract, width: width.map { $0 - abstractColumn })
+        let indent = String(repeating: " ", count: abstractColumn)
+        if name.count > abstractColumn - 4 {
           console.line("  \(name)")
-          console.line("  " + String(repeating: " ", count: 34) + abstract)
+          for line in lines { console.line(indent + line) }
         } else {
-          console.line("  \(name)" + String(repeating: " ", count: 34 - name.count) + abstract)
+          console.line("  \(name)" + String(repeating: " ", count: abstractColumn - 2 - name.count)
+            + lines[0])
+          for line in lines.dropFirst() { console.line(indent + line) }
         }
       }
     }
     console.line("")
-    console.line(
+    helpParagraph(
       "Commands work from any view when their intent is clear. Quote words with spaces: "
         + "load 'my photo.jpg'.")
-    console.line(
+    helpParagraph(
       "In scripts (-c, piped input) memesh stops at the first failed command with status 1; "
         + "--keep-going goes on (status 1 at the end if any failed, 0 after 'quit').")
+  }
+
+  /// Prints `text`, wrapped at the window's width in a terminal.
+  private func helpParagraph(_ text: String) {
+    for line in Self.wrapped(text, width: drawingWindow?.cells.columns) { console.line(line) }
+  }
+
+  /// `text` cut into lines of at most `width` columns at spaces (a word longer than that gets a
+  /// line of its own); one line when `width` is nil.
+  static func wrapped(_ text: String, width: Int?) -> [String] {
+    guard let width, Display.columns(text) > width else { return [text] }
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+      let candidate = current.isEmpty ? String(word) : current + " " + word
+      if Display.columns(candidate) > width, !current.isEmpty {
+        lines.append(current)
+        current = String(word)
+      } else {
+        current = candidate
+      }
+    }
+    if !current.isEmpty { lines.append(current) }
+    return lines.isEmpty ? [""] : lines
   }
 
   /// `source FILE`: runs each line (a transcript's `> ` lines only), stopping at the first

@@ -45,7 +45,7 @@ extension Shell {
       console.line("no sent memes yet: 'load PATH' a picture, caption it and 'share' it")
       return
     }
-    let rows: [[String]] = memes.map { meme in
+    var rows: [[String]] = memes.map { meme in
       [
         String(meme.id), Display.cell(meme.top, limit: 24), Display.cell(meme.bottom, limit: 24),
         Display.cell(meme.font, limit: 16), "\(meme.width)×\(meme.height)",
@@ -57,6 +57,24 @@ extension Shell {
     for row in rows {
       for (index, cell) in row.enumerated() {
         widths[index] = max(widths[index], Display.columns(cell))
+      }
+    }
+    // In a terminal narrower than the table the captions give up columns (the wider one first,
+    // down to their headers' width), so each row stays on one screen line instead of wrapping.
+    if let columns = drawingWindow?.cells.columns {
+      var excess = widths.reduce(2 * (widths.count - 1), +) - columns
+      let captionFloor = Display.columns("BOTTOM")
+      var narrowed = false
+      while excess > 0, max(widths[1], widths[2]) > captionFloor {
+        widths[widths[1] >= widths[2] ? 1 : 2] -= 1
+        excess -= 1
+        narrowed = true
+      }
+      if narrowed {
+        for (index, meme) in memes.enumerated() {
+          rows[index][1] = Display.cell(meme.top, limit: widths[1])
+          rows[index][2] = Display.cell(meme.bottom, limit: widths[2])
+        }
       }
     }
     // Cells are padded to the columns the terminal draws (a CJK caption or an emoji takes two
@@ -185,7 +203,8 @@ extension Shell {
       let picture = TerminalPreview.draw(
         decoded.image, mode: settings.previewMode,
         colorDepth: TerminalCapabilities.detect(environment: environment).colorDepth,
-        maxColumns: window.cells.columns, maxRows: max(4, window.cells.rows - 4),
+        maxColumns: window.cells.columns,
+        maxRows: max(4, window.cells.rows - Self.showFactLines - 2),
         environment: environment, cellPixelSize: window.cellPixelSize)
       console.picture(picture.text)
     }
@@ -203,6 +222,10 @@ extension Shell {
     console.line("file: \(store.url(for: meme.memeFile).path)")
     if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
   }
+
+  /// The lines of facts `show` prints under the picture. The picture leaves room for them, the
+  /// typed command and the next prompt: all of it fits in the window, nothing scrolls away.
+  static let showFactLines = 10
 
   /// The meme the detail view shows, if it is the view.
   var currentDetailID: Int? {

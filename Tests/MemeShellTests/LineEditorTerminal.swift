@@ -36,25 +36,41 @@ final class LineEditorTerminal {
 
   /// Starts the demo with `history` (nil: none) and `prompt` on a `width`×`height` terminal.
   /// `environment` adds variables (LANG is C, so UTF-8 must work without a UTF-8 locale).
-  init(history: URL?, prompt: String = "demo> ", width: Int = 60, height: Int = 20) throws {
+  convenience init(history: URL?, prompt: String = "demo> ", width: Int = 60, height: Int = 20)
+    throws
+  {
     guard let demo = LineEditorTerminal.demo, LineEditorTerminal.tmux != nil else {
       throw Failure(description: "line-editor-demo or tmux not found")
     }
+    let quoted = [demo.path, history?.path ?? "-", prompt].map(LineEditorTerminal.shellQuote)
+    try self.init(
+      command: "exec env LANG=C LC_ALL= TERM=screen \(quoted.joined(separator: " "))",
+      width: width, height: height
+    ) {
+      $0.contains(prompt.trimmingCharacters(in: .whitespaces)) || $0.contains("terminal")
+    }
+  }
+
+  /// Runs the shell command `command` (`/bin/sh -c`) on a `width`×`height` terminal and waits
+  /// until the screen satisfies `ready`.
+  init(command: String, width: Int, height: Int, ready: (String) -> Bool) throws {
+    guard LineEditorTerminal.tmux != nil else { throw Failure(description: "tmux not found") }
     self.width = width
     self.height = height
-    let quoted = [demo.path, history?.path ?? "-", prompt].map(LineEditorTerminal.shellQuote)
-    // The pane stays after the demo ends, so its last words (and exit status) stay readable.
+    // The pane stays after the program ends, so its last words (and exit status) stay readable.
     let configuration = FileManager.default.temporaryDirectory
       .appendingPathComponent("\(socket).conf")
     try Data("set -g remain-on-exit on\n".utf8).write(to: configuration)
     self.configuration = configuration
-    let command = "exec env LANG=C LC_ALL= TERM=screen \(quoted.joined(separator: " "))"
     try startServer([
       "-f", configuration.path, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", command,
     ])
-    try waitFor {
-      $0.contains(prompt.trimmingCharacters(in: .whitespaces)) || $0.contains("terminal")
-    }
+    try waitFor(ready)
+  }
+
+  /// Makes the window `width`×`height` (the program gets SIGWINCH).
+  func resize(width: Int, height: Int) throws {
+    _ = try tmux(["resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
   }
 
   deinit {
@@ -210,7 +226,7 @@ final class LineEditorTerminal {
     while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
   }
 
-  private static func shellQuote(_ text: String) -> String {
+  static func shellQuote(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import MemeShell
+
+/// The built `memesh` in a real terminal (tmux), read back as a person sees the screen: what
+/// depends on the window's size.
+@Suite(.serialized) struct MemeshTerminalTests {
+  let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "memesh-terminal-\(UUID().uuidString)")
+
+  /// Three sent memes with long captions, made by a piped session.
+  func makeMemes() throws {
+    let result = try EndToEndTests().run(
+      [],
+      input: """
+        load images/cat.png
+        caption one does not simply walk into a terminal | and expect the table to fit
+        share
+        load images/photo.jpg
+        caption 日本語のキャプションはとても長いです | 😹 cats 😹 everywhere
+        share
+        load images/square.png
+        top short
+        share
+        """, home: home)
+    #expect(result.status == 0, "\(result.errors)")
+  }
+
+  /// memesh on a `width`×`height` terminal, drawing with block symbols, ready at its prompt.
+  func start(width: Int, height: Int) throws -> LineEditorTerminal {
+    let binary = try #require(EndToEndTests.binary(), "the memesh binary is not built")
+    let folder = EndToEndTests.packageRoot.appendingPathComponent("transcripts").path
+    let command =
+      "cd \(LineEditorTerminal.shellQuote(folder)) && exec env LANG=C.UTF-8 TERM=xterm-256color "
+      + "MEMESH_HOME=\(LineEditorTerminal.shellQuote(home.path)) MEMESH_PREVIEW=symbols "
+      + "MEMESH_CAMERA=/nonexistent \(LineEditorTerminal.shellQuote(binary.path))"
+    return try LineEditorTerminal(command: command, width: width, height: height) {
+      $0.contains("memesh:sent>") || $0.contains("memesh:edit>")
+    }
+  }
+
+  /// Runs `line` on a cleared screen at the prompt `before` and waits for the prompt `after`;
+  /// the screen's rows.
+  func run(
+    _ line: String, in terminal: LineEditorTerminal, before: String = "memesh:sent>",
+    after: String? = nil
+  ) throws -> [String] {
+    func rows(_ screen: String) -> [String] { screen.split(separator: "\n").map(String.init) }
+    try terminal.type("clear")
+    try terminal.press("Enter")
+    try terminal.waitFor { rows($0) == [before] }
+    try terminal.type(line)
+    try terminal.press("Enter")
+    try terminal.waitFor { rows($0).count > 1 && rows($0).last == (after ?? before) }
+    return try terminal.screen()
+  }
+
+  @Test func theSentMemesTableFitsTheWindowEvenAfterAResize() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try makeMemes()
+    let terminal = try start(width: 80, height: 24)
+    for width in [80, 60] {
+      try terminal.resize(width: width, height: 24)
+      let screen = try run("browse", in: terminal)
+      let table = Array(screen.drop { !$0.hasPrefix("ID  TOP") }.prefix(4))
+      // One screen line per meme: a row that wrapped would push its end onto a line of its own.
+      #expect(table.count == 4, "\(screen.joined(separator: "\n"))")
+      #expect(table.dropFirst().map { $0.prefix(3) } == [" 1 ", " 2 ", " 3 "])
+      #expect(
+        screen.allSatisfy { Display.columns($0) <= width }, "\(screen.joined(separator: "\n"))")
+      // Cut captions end in "…"; the short one is whole.
+      #expect(table[1].contains("…"))
+      #expect(table[3].contains(" short "))
+    }
+  }
+
+  @Test func showFitsThePictureTheFactsAndThePromptInTheWindow() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try makeMemes()
+    let terminal = try start(width: 80, height: 24)
+    let screen = try run("show 1", in: terminal, after: "memesh:meme 1>")
+    // Nothing scrolled away: the typed command is still on the first row, the picture under it.
+    #expect(screen.first == "memesh:sent> show 1", "\(screen.joined(separator: "\n"))")
+    let facts = try #require(screen.firstIndex(of: "meme: 1"))
+    #expect(facts >= 1 + 4, "a picture of at least 4 rows between the command and the facts")
+    #expect(screen[facts...].contains("file: " + home.path + "/memes/1/meme.png"))
+  }
+
+  @Test func helpWrapsAtTheWindowsWidthBetweenWords() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    for width in [80, 60] {
+      let terminal = try start(width: width, height: 120)
+      let screen = try run("help", in: terminal, before: "memesh:edit>")
+      let text = screen.joined(separator: "\n")
+      // No line is wider than the window (the terminal would have cut it anywhere) ...
+      #expect(screen.allSatisfy { Display.columns($0) <= width }, "\(text)")
+      // ... and wrapping only ever replaced a space: the sentences read whole again.
+      let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+      #expect(words.contains("undo the last change (in the sent memes: the last delete)"))
+      #expect(
+        words.contains(
+          "--keep-going goes on (status 1 at the end if any failed, 0 after 'quit')."))
+    }
+  }
+}
