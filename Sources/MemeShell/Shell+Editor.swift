@@ -26,7 +26,7 @@ extension Shell {
         "top \"\(Display.cell(recipe.top, limit: 40))\", "
         + "bottom \"\(Display.cell(recipe.bottom, limit: 40))\""
       let made = (try? store.memes(withOriginalSHA256: recipe.originalSHA256)) ?? []
-      let usable = made.filter { $0.problem == nil }
+      let usable = made.filter { store.problem(of: $0, needing: [\.originalFile]) == nil }
       let meme =
         usable.last { $0.top == recipe.top && $0.bottom == recipe.bottom } ?? usable.last
       if let meme {

@@ -196,7 +196,9 @@ extension Shell {
     guard arguments.count <= 1 else { throw arguments.usageError() }
     let meme = try store.meme(id: id)
     view = .detail(id: id)
-    if settings.previewMode != .none, let window = drawingWindow, meme.problem == nil {
+    if settings.previewMode != .none, let window = drawingWindow,
+      store.problem(of: meme, needing: [\.memeFile]) == nil
+    {
       let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
       let decoded = try ImageCodec.decode(data, name: "meme \(id)")
       let picture = TerminalPreview.draw(
@@ -259,7 +261,8 @@ extension Shell {
   /// Opens meme `id` for editing; `recipe` (from a loaded file) overrides the stored captions.
   func edit(id: Int, recipe: MemeRecipe?) throws {
     let meme = try store.meme(id: id)
-    if let problem = meme.problem {
+    // The original and the recipe are all it takes: 'share' writes the other files anew.
+    if let problem = store.problem(of: meme, needing: [\.originalFile]) {
       throw ShellError("edit: meme \(id) cannot be edited: \(problem)")
     }
     let path = store.url(for: meme.originalFile).path
@@ -296,7 +299,9 @@ extension Shell {
     }
     let id = try arguments.id()
     let meme = try store.meme(id: id)
-    if let problem = meme.problem { throw ShellError("export: meme \(id): \(problem)") }
+    if let problem = store.problem(of: meme, needing: [\.memeFile]) {
+      throw ShellError("export: meme \(id): \(problem)")
+    }
     let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
     let path = OutputFile.destination(
       arguments[1], defaultName: "meme-\(id).\(meme.format.fileExtension)")

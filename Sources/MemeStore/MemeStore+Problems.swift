@@ -19,8 +19,15 @@ extension MemeStore {
     return meme
   }
 
-  /// One line saying what is wrong with a meme's files, or nil.
-  func problem(of meme: Meme, checking level: FileCheck) -> String? {
+  /// One line saying why the files of `meme` that a command needs cannot be used, or nil:
+  /// `export` needs the meme file, `edit` the original, and a missing thumbnail stops neither.
+  /// A file name outside the meme's folder refuses them all.
+  public func problem(of meme: Meme, needing files: [KeyPath<Meme, String>]) -> String? {
+    problem(of: meme, checking: .contents, files: files.map { meme[keyPath: $0] })
+  }
+
+  /// One line saying what is wrong with a meme's files (`files`, or all three), or nil.
+  func problem(of meme: Meme, checking level: FileCheck, files: [String]? = nil) -> String? {
     let names = [meme.originalFile, meme.memeFile, meme.thumbnailFile]
     for name in names where !Self.isSafe(name, id: meme.id) {
       return "refused: its file '\(name)' is outside its folder '\(meme.id)/'"
@@ -33,7 +40,7 @@ extension MemeStore {
     case .symlink: return "refused: its folder '\(folder)' is a symlink"
     case .file, .other: return "its folder '\(folder)' is not a directory"
     }
-    for name in names {
+    for name in files ?? names {
       let path = directory.path + "/" + name
       switch FileKind(path: path) {
       case .file(let size) where size > 0: break
