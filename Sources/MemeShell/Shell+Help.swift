@@ -106,7 +106,7 @@ extension Shell {
     defer { sourceDepth -= 1 }
     for (number, line) in lines.enumerated() {
       if quitRequested { return }
-      if interruptRequested() { throw ShellError("source: interrupted at line \(number + 1)") }
+      try checkInterrupt("source", "stopped before line \(number + 1)")
       if !run(line: line) {
         throw ShellError("source: stopped at line \(number + 1) of '\(path)'")
       }

@@ -110,6 +110,7 @@ extension Shell {
     var items: [(label: String, image: RGBAImage)] = []
     for meme in memes {
       if interruptRequested() {
+        console.endEchoedInterrupt()
         console.note("interrupted; showing the first \(items.count)")
         break
       }

@@ -54,7 +54,7 @@ extension Shell {
     let rendered = try MemeRendering.render(
       state, picture: picture, format: format, catalog: catalog)
     for warning in rendered.report.warnings { console.warning(warning) }
-    if interruptRequested() { throw ShellError("share: interrupted; nothing was saved") }
+    try checkInterrupt("share", "nothing was saved")
     // The draft saved the picture's bytes in the background on 'load'; the store links that
     // file as the meme's original (it checks the bytes, and writes them when it cannot link).
     reportDraftSave(drafts.takeBackgroundOutcome(waiting: true))

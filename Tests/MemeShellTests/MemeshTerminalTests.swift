@@ -103,4 +103,24 @@ import Testing
           "--keep-going goes on (status 1 at the end if any failed, 0 after 'quit')."))
     }
   }
+
+  @Test func ctrlCDuringALongCommandLeavesItsMessageOnALineOfItsOwn() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    // Long enough to still be running when Ctrl-C comes (several seconds).
+    let script = home.appendingPathComponent("long.memesh")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try Data(String(repeating: "top again\n", count: 300_000).utf8).write(to: script)
+    let terminal = try start(width: 80, height: 24)
+    try terminal.type("source \(LineEditorTerminal.shellQuote(script.path))")
+    try terminal.press("Enter")
+    usleep(300_000)
+    try terminal.press("C-c")
+    try terminal.waitFor("error: source: interrupted")
+    let screen = try terminal.screen()
+    // The terminal echoes ^C where the cursor is; the message starts on the next line.
+    #expect(screen.contains("^C"), "\(screen.joined(separator: "\n"))")
+    #expect(
+      screen.contains { $0.hasPrefix("error: source: interrupted; stopped before line ") },
+      "\(screen.joined(separator: "\n"))")
+  }
 }
