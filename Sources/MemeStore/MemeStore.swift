@@ -100,8 +100,7 @@ public final class MemeStore: @unchecked Sendable {
     self.files = DurableFiles(fileSystem: fileSystem)
     self.trashLimit = max(1, trashLimit)
     self.clock = clock
-    try? FileManager.default.createDirectory(
-      at: self.directory, withIntermediateDirectories: true)
+    let unusable = Self.makeDirectories(self.directory.path)
     let indexPath = self.directory.path + "/index.plist"
     var reason: String?
     var notice: String?
@@ -128,15 +127,39 @@ public final class MemeStore: @unchecked Sendable {
       reason = "\(error)"
       notice = "store: \(error)"
     }
-    if reason == nil, FileKind(path: self.directory.path) != .directory {
-      reason = "the directory cannot be created"
-      notice = "store: cannot create '\(self.directory.path)'; sharing will fail"
+    if reason == nil, let unusable {
+      reason = unusable
+      notice = "store: cannot use '\(self.directory.path)': \(unusable); sharing will fail"
     }
     self.readOnlyReason = reason
     self.isReadOnly = reason != nil
     self.notice = notice
     self.memory = loaded
     self.quickMemory = quick
+  }
+
+  /// Creates the folder `path` (absolute) and its missing parents. Nil when it is a folder then,
+  /// else why not: "'/home/me/notes' is not a directory", "permission denied", "cannot create
+  /// '/srv/memesh': permission denied". The folders above it may be symlinks, `path` itself not
+  /// (the store writes only into real folders).
+  static func makeDirectories(_ path: String) -> String? {
+    var prefix = ""
+    for component in path.split(separator: "/") {
+      prefix += "/" + component
+      var status = stat()
+      if prefix == path, lstat(prefix, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+        return "it is a symlink, refused"
+      }
+      if stat(prefix, &status) == 0 {
+        guard status.st_mode & S_IFMT == S_IFDIR else { return "'\(prefix)' is not a directory" }
+        continue
+      }
+      if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+        let reason = FileSystemError(code: errno).reason
+        return prefix == path ? reason : "cannot create '\(prefix)': \(reason)"
+      }
+    }
+    return nil
   }
 
   /// Opens the store under `home` (`<home>/memes`); the notice, if any, is one line to show.

@@ -227,4 +227,43 @@ import Testing
     #expect(try reopened.add(FakeMeme.make(top: "NEW", bottom: "")).id == 4)
     #expect(FileKind(path: scratch.path + "/3/meme.png") != .missing)
   }
+
+  /// MEMESH_HOME naming a file, a file where the memes folder goes: the notice and the share's
+  /// error say which path is in the way, and nothing is written.
+  @Test(arguments: ["", "/memes"])
+  func aFileWhereAFolderMustBeNamesIt(_ fileAt: String) throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let file = scratch.url.path + "/home" + fileAt
+    if !fileAt.isEmpty {
+      try FileManager.default.createDirectory(
+        atPath: scratch.url.path + "/home", withIntermediateDirectories: true)
+    }
+    try Data("notes\n".utf8).write(to: URL(fileURLWithPath: file))
+    let opened = MemeStore.open(home: scratch.url.appendingPathComponent("home"))
+    let memes = scratch.url.path + "/home/memes"
+    #expect(opened.store.isReadOnly)
+    #expect(
+      opened.notice
+        == "store: cannot use '\(memes)': '\(file)' is not a directory; sharing will fail")
+    let error = #expect(throws: StoreError.self) {
+      try opened.store.add(FakeMeme.make(top: "ONE", bottom: ""))
+    }
+    #expect(error?.message.hasSuffix(": '\(file)' is not a directory") == true)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("notes\n".utf8))
+  }
+
+  /// A symlink where the memes folder goes is refused, as the store refuses any symlinked
+  /// folder, and the notice says so (it said "cannot create").
+  @Test func aSymlinkedMemesFolderIsRefusedByName() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let elsewhere = scratch.url.appendingPathComponent("other-disk")
+    try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: scratch.memes, withDestinationURL: elsewhere)
+    let store = MemeStore(directory: scratch.memes, fileSystem: POSIXFileSystem())
+    #expect(
+      store.notice
+        == "store: cannot use '\(scratch.path)': it is a symlink, refused; sharing will fail")
+  }
 }
