@@ -25,7 +25,11 @@ public enum Launcher {
         return runTranscript(
           path: path, check: options.check != nil, home: home, environment: environment)
       }
-      defer { try? FileManager.default.removeItem(at: scratch) }
+      defer {
+        // A draft save still running would fail in the removed folder and warn at exit.
+        DraftStore.waitForBackgroundSaves()
+        try? FileManager.default.removeItem(at: scratch)
+      }
       return runTranscript(
         path: path, check: options.check != nil, home: scratch, environment: environment)
     }

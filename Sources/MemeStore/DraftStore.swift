@@ -81,6 +81,12 @@ public final class DraftStore: @unchecked Sendable {
     }
   }
 
+  /// Waits until the background saves of every draft store have finished (before the folder
+  /// they write to is removed).
+  public static func waitForBackgroundSaves() {
+    DraftSaveQueue.shared.waitUntilIdle()
+  }
+
   /// Called by the queue after each background save.
   func finishedBackgroundSave(_ result: Result<Void, any Error>) {
     memoryLock.withLock { backgroundOutcome = result }

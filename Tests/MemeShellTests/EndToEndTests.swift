@@ -252,3 +252,23 @@ extension EndToEndTests {
     #expect(!result.output.contains("\u{1B}"))
   }
 }
+
+extension EndToEndTests {
+  /// `--check` on a passing transcript prints nothing at all: the draft saves still running in
+  /// the background finish before its scratch home is removed (they warned "the draft is not
+  /// saved: cannot rename into place '/tmp/memesh-transcript…'" at exit).
+  @Test func checkingAPassingTranscriptPrintsNothing() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let folder = Self.packageRoot.appendingPathComponent("transcripts")
+    for name in ["back.t", "font.t", "preview.t", "quit.t", "recipe.t", "undo-redo.t"] {
+      for _ in 0..<3 {
+        let path = folder.appendingPathComponent(name).path
+        let result = try run(["--check", path], input: "", home: home)
+        #expect(result.status == 0, "\(name): \(result.output)")
+        #expect(result.errors == "", "\(name)")
+        #expect(result.output == "", "\(name)")
+      }
+    }
+  }
+}
