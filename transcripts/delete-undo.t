@@ -23,6 +23,6 @@ ID  TOP    BOTTOM   FONT   SIZE     CREATED
 > undo
 error: undo: nothing to undo (no deleted memes)
 > rm 7
-error: no meme with id 7
+error: rm: no meme with id 7; 'browse' lists the sent memes
 > delete one
 error: delete: 'one' is not a meme id (ids are 1, 2, 3…)

@@ -5,6 +5,8 @@ cat.png: 160×120 PNG
 > caption first | version
 > share
 saved meme 1
+> edit 2
+error: edit: no meme with id 2; 'browse' lists the sent memes
 > edit 1
 editing meme 1; 'share' updates it in place
 > info

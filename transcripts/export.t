@@ -14,6 +14,6 @@ wrote images/meme-1.png
 > export 1
 error: export: needs an ID and a PATH (usage: export ID PATH)
 > export 9 x.png
-error: no meme with id 9
+error: export: no meme with id 9; 'browse' lists the sent memes
 > export 1 /dev/null
 error: cannot write '/dev/null': is a device; memesh only writes regular files

@@ -1,6 +1,6 @@
 # show ID opens a meme's detail.
 > show 1
-error: no meme with id 1
+error: show: no meme with id 1 (there are no sent memes yet)
 > load images/cat.png
 cat.png: 160×120 PNG
 > caption detail | view
@@ -29,6 +29,6 @@ created: [date]
 modified: [date]
 file: [path]
 > show 2
-error: no meme with id 2
+error: show: no meme with id 2; 'browse' lists the sent memes
 > show x
 error: show: 'x' is not a meme id (ids are 1, 2, 3…)

@@ -149,6 +149,12 @@ public final class Shell: @unchecked Sendable {
       // start, and the command runs again on the blank editor.
       discardUnusableDraft(failure)
       return run(line: rawLine)
+    } catch StoreError.noMeme(let id) {
+      // The store's words name no command; the user is told which one and where ids come from.
+      let hint =
+        (try? store.hasMemes()) == true
+        ? "; 'browse' lists the sent memes" : " (there are no sent memes yet)"
+      console.error("\(arguments.invokedAs): no meme with id \(id)\(hint)")
     } catch let error as any UserFacingError {
       console.error(error.message)
     } catch {
