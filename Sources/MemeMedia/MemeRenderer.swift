@@ -80,6 +80,9 @@ public struct MemeRenderer: Sendable {
     self.pngCompression = pngCompression
   }
 
+  /// The longest side libjpeg writes (JPEG_MAX_DIMENSION).
+  public static let jpegMaxDimension = 65500
+
   /// Renders what the editor holds; the recipe (captions, font, crop, original's SHA-256) is
   /// embedded so the file can be edited again.
   public func render(_ state: EditorState, format: ImageFormat, jpegQuality: Int = 90) throws
@@ -112,6 +115,13 @@ public struct MemeRenderer: Sendable {
     let rect = try crop.resolved(in: image.size)
     guard rect.width > 0, rect.height > 0 else {
       throw MemeError("cannot render: the picture is empty")
+    }
+    // libjpeg's own words for this ("Maximum supported image dimension is 65500 pixels") say
+    // nothing of the way out.
+    if format == .jpeg, max(rect.width, rect.height) > MemeRenderer.jpegMaxDimension {
+      throw MemeError(
+        "cannot write a JPEG of \(rect.width)×\(rect.height) pixels: a JPEG is at most "
+          + "\(MemeRenderer.jpegMaxDimension) pixels on a side; PNG has no such limit")
     }
     let (canvases, report) = try captions.canvases(
       for: rect.size, top: top, bottom: bottom, font: font)

@@ -118,8 +118,10 @@ extension Shell {
     }
   }
 
-  /// Refuses before rendering what the write would refuse after (a device, a folder missing).
+  /// Refuses before rendering what the write would refuse after (no name, a device, a folder
+  /// missing or not writable), so a share that cannot write its file saves nothing either.
   private func checkWritable(_ path: String) throws {
+    guard !path.isEmpty else { throw ShellError("share: cannot write '': no file name given") }
     var status = stat()
     if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
       let kind: String
@@ -136,6 +138,9 @@ extension Shell {
       !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue
     {
       throw ShellError("share: cannot write '\(path)': no such folder '\(folder)'")
+    }
+    if access(folder.isEmpty ? "." : folder, W_OK) != 0 {
+      throw ShellError("share: cannot write '\(path)': \(OutputFile.reason(errno))")
     }
   }
 

@@ -106,6 +106,24 @@ import Testing
     #expect(decoded.image == onePass.image)
   }
 
+  /// A 1×65,501 strip is a fine PNG but no JPEG: the error says so and names the way out.
+  @Test func aJPEGTallerThanLibjpegAllowsIsRefusedInWords() throws {
+    let strip = RGBAImage(width: 1, height: MemeRenderer.jpegMaxDimension + 1)
+    #expect(
+      throws: MemeError(
+        "cannot write a JPEG of 1×65501 pixels: a JPEG is at most 65500 pixels on a side; "
+          + "PNG has no such limit")
+    ) {
+      try renderer.render(strip, top: "", bottom: "", font: "Anton", format: .jpeg)
+    }
+    let png = try renderer.render(strip, top: "", bottom: "", font: "Anton", format: .png)
+    #expect(png.size == PixelSize(width: 1, height: 65501))
+    // At the limit it is still a JPEG.
+    let tallest = RGBAImage(width: 1, height: MemeRenderer.jpegMaxDimension)
+    let jpeg = try renderer.render(tallest, top: "", bottom: "", font: "Anton", format: .jpeg)
+    #expect(ImageCodec.sniff(jpeg.data) == .jpeg)
+  }
+
   @Test func captionsReallyChangeTheMeme() throws {
     let photo = Self.photo(width: 320, height: 240)
     let output = try renderer.render(photo, top: "HELLO", bottom: "", font: "Anton", format: .png)
