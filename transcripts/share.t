@@ -42,6 +42,8 @@ error: share: cannot write '/dev/null': is a device; memesh only writes regular 
 error: share: cannot write 'no-such-folder/x.png': no such folder 'no-such-folder'
 > share file ''
 error: share: cannot write '': no file name given
+> share file meme.gif
+error: share: cannot write 'meme.gif': memesh writes PNG or JPEG, not GIF (name it .png or .jpg, or add --format png)
 > share printer
 error: share: unknown target 'printer' (file PATH, clipboard or open)
 > share --format gif

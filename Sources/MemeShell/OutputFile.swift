@@ -46,6 +46,22 @@ enum OutputFile {
     }
   }
 
+  /// The picture format memesh does not write that `path`'s extension names ("GIF" for
+  /// `x.gif`), or nil: writing a PNG or a JPEG under that name would mislabel it.
+  static func unwritableFormat(ofPath path: String) -> String? {
+    switch (path as NSString).pathExtension.lowercased() {
+    case "gif": "GIF"
+    case "webp": "WebP"
+    case "bmp": "BMP"
+    case "tif", "tiff": "TIFF"
+    case "heic", "heif": "HEIC"
+    case "avif": "AVIF"
+    case "jxl": "JPEG XL"
+    case "svg": "SVG"
+    default: nil
+    }
+  }
+
   /// Writes `data` to `path` atomically; refuses anything but a regular file (or a new name).
   static func write(_ data: Data, to path: String) throws {
     try moveIntoPlace(try writeTemporary(data, for: path), path)

@@ -251,6 +251,11 @@ extension Shell {
     let picture = try requirePicture(for: "preview")
     if let out = parsed.values["--out"] {
       let path = OutputFile.destination(out, defaultName: "preview.png")
+      if let other = OutputFile.unwritableFormat(ofPath: path) {
+        throw ShellError(
+          "preview: cannot write '\(path)': memesh writes PNG or JPEG, not \(other) "
+            + "(name it .png or .jpg)")
+      }
       let format = OutputFile.format(ofPath: path) ?? .png
       let rendered = try MemeRendering.render(
         state, picture: picture, format: format, catalog: catalog)
