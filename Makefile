@@ -44,6 +44,7 @@ run: build
 
 # Every unit test, then every transcript against the release binary.
 test: build unit-test transcripts hostile faults-quick
+	@scripts/lazy-libraries --check $(BINARY)
 
 unit-test: deps
 	$(SWIFT) test

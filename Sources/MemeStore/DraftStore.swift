@@ -210,11 +210,17 @@ public final class DraftStore: @unchecked Sendable {
 
   // MARK: - Helpers
 
-  /// Moves a damaged draft aside so the next save starts fresh, and says where it went.
+  /// Moves a damaged draft aside so the next save starts fresh, and says where it went: to the
+  /// first free name of `draft.plist.damaged`, `draft.plist.damaged-2` … (never over a draft
+  /// damaged before).
   private func damaged(_ reason: String) -> StoreError {
-    let aside = documentPath + ".damaged"
-    if (try? files.rename(documentPath, to: aside)) != nil {
-      return .damagedDraft(path: documentPath, reason: reason, movedTo: aside)
+    for number in 1...100 {
+      let aside = documentPath + ".damaged" + (number == 1 ? "" : "-\(number)")
+      guard FileKind(path: aside) == .missing else { continue }
+      if (try? files.rename(documentPath, to: aside)) != nil {
+        return .damagedDraft(path: documentPath, reason: reason, movedTo: aside)
+      }
+      break
     }
     return .damagedDraft(path: documentPath, reason: reason, movedTo: nil)
   }

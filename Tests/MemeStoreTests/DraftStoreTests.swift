@@ -129,6 +129,31 @@ import Testing
     #expect(try drafts.load() == nil)  // the next start is clean
   }
 
+  /// A draft damaged again later is moved aside beside the first one, never over it.
+  @Test func aSecondDamagedDraftKeepsTheFirst() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let drafts = DraftStore(home: scratch.url)
+    try FileManager.default.createDirectory(at: drafts.directory, withIntermediateDirectories: true)
+    let path = drafts.directory.appendingPathComponent("draft.plist").path
+    var messages: [String] = []
+    for bytes in ["first", "second", "third"] {
+      try Data(bytes.utf8).write(to: URL(fileURLWithPath: path))
+      #expect(throws: StoreError.self) {
+        do { _ = try drafts.load() } catch let error as StoreError {
+          messages.append(error.message)
+          throw error
+        }
+      }
+    }
+    for (bytes, aside) in zip(["first", "second", "third"], ["", "-2", "-3"]) {
+      let kept = try Data(contentsOf: URL(fileURLWithPath: path + ".damaged" + aside))
+      #expect(kept == Data(bytes.utf8))
+    }
+    #expect(messages.last?.contains("moved aside to '\(path).damaged-3'") == true, "\(messages)")
+    #expect(try drafts.load() == nil)
+  }
+
   @Test func clearForgetsTheDraftAndItsImages() throws {
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
