@@ -45,9 +45,15 @@ extension Shell {
       console.line("no sent memes yet: 'load PATH' a picture, caption it and 'share' it")
       return
     }
+    // In a terminal the captions get the window's width: whole when they fit (up to 80
+    // columns each), else the wider one gives up columns first, down to its header's width, so
+    // each meme stays on one screen line. Elsewhere (pipes, transcripts) each gets 24 columns.
+    let windowColumns = drawingWindow?.cells.columns
+    let captionLimit = windowColumns == nil ? 24 : 80
     var rows: [[String]] = memes.map { meme in
       [
-        String(meme.id), Display.cell(meme.top, limit: 24), Display.cell(meme.bottom, limit: 24),
+        String(meme.id), Display.cell(meme.top, limit: captionLimit),
+        Display.cell(meme.bottom, limit: captionLimit),
         Display.cell(meme.font, limit: 16), "\(meme.width)×\(meme.height)",
         Self.tableDate(meme.created) + (meme.problem == nil ? "" : "  (damaged)"),
       ]
@@ -59,9 +65,7 @@ extension Shell {
         widths[index] = max(widths[index], Display.columns(cell))
       }
     }
-    // In a terminal narrower than the table the captions give up columns (the wider one first,
-    // down to their headers' width), so each row stays on one screen line instead of wrapping.
-    if let columns = drawingWindow?.cells.columns {
+    if let columns = windowColumns {
       var excess = widths.reduce(2 * (widths.count - 1), +) - columns
       let captionFloor = Display.columns("BOTTOM")
       var narrowed = false

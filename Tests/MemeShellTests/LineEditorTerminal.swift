@@ -71,6 +71,17 @@ final class LineEditorTerminal {
   /// Makes the window `width`×`height` (the program gets SIGWINCH).
   func resize(width: Int, height: Int) throws {
     _ = try tmux(["resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+      let size = try tmux(["display-message", "-p", "-t", "0", "#{pane_width} #{pane_height}"])
+      if size.trimmingCharacters(in: .whitespacesAndNewlines) == "\(width) \(height)" {
+        // tmux tells the pseudo-terminal (TIOCSWINSZ) a moment after its own pane has the size.
+        usleep(500_000)
+        return
+      }
+      usleep(30_000)
+    }
+    throw Failure(description: "the window did not become \(width)×\(height)")
   }
 
   deinit {

@@ -56,7 +56,7 @@ import Testing
     return try terminal.screen()
   }
 
-  @Test func theSentMemesTableFitsTheWindowEvenAfterAResize() throws {
+  @Test func theSentMemesTableFillsTheWindowEvenAfterAResize() throws {
     defer { try? FileManager.default.removeItem(at: home) }
     try makeMemes()
     let terminal = try start(width: 80, height: 24)
@@ -73,6 +73,13 @@ import Testing
       #expect(table[1].contains("…"))
       #expect(table[3].contains(" short "))
     }
+    // A wide window shows long captions whole (a pipe cuts them at 24 columns).
+    try terminal.resize(width: 140, height: 24)
+    let screen = try run("browse", in: terminal)
+    #expect(
+      screen.contains { $0.contains(" one does not simply walk into a terminal ") },
+      "\(screen.joined(separator: "\n"))")
+    #expect(screen.contains { $0.contains(" 日本語のキャプションはとても長いです ") })
   }
 
   @Test func showFitsThePictureTheFactsAndThePromptInTheWindow() throws {
