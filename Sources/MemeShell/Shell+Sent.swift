@@ -309,6 +309,16 @@ extension Shell {
     let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
     let path = OutputFile.destination(
       arguments[1], defaultName: "meme-\(id).\(meme.format.fileExtension)")
+    // The stored bytes are copied as they are: a name for another format would mislabel them.
+    let named = OutputFile.format(ofPath: path)
+    if let other = OutputFile.unwritableFormat(ofPath: path)
+      ?? named.flatMap({ $0 == meme.format ? nil : $0 == .png ? "PNG" : "JPEG" })
+    {
+      let kind = meme.format == .png ? "PNG" : "JPEG"
+      throw ShellError(
+        "export: cannot write '\(path)': meme \(id) is a \(kind), not \(other) "
+          + "(name it .\(meme.format.fileExtension))")
+    }
     try OutputFile.write(data, to: path)
     console.line("wrote \(path)")
   }
