@@ -40,6 +40,8 @@ square.png: 64×64 PNG
 error: share: cannot write '/dev/null': is a device; memesh only writes regular files
 > share file no-such-folder/x.png
 error: share: cannot write 'no-such-folder/x.png': no such folder 'no-such-folder'
+> share file images/cat.png/x.png
+error: share: cannot write 'images/cat.png/x.png': 'images/cat.png' is not a folder
 > share file ''
 error: share: cannot write '': no file name given
 > share file meme.gif

@@ -192,6 +192,8 @@ extension Shell {
         throw ShellError("undo: nothing to undo (no deleted memes)")
       }
       console.line("restored meme \(meme.id)")
+      // Its files may have gone from the trash meanwhile: the record alone came back.
+      if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
       return
     }
     guard let label = history.undo() else { throw ShellError("undo: nothing to undo") }

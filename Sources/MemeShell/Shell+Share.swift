@@ -139,10 +139,11 @@ extension Shell {
     }
     let folder = (path as NSString).deletingLastPathComponent
     var isFolder: ObjCBool = false
-    if !folder.isEmpty,
-      !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue
-    {
+    if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
       throw ShellError("share: cannot write '\(path)': no such folder '\(folder)'")
+    }
+    if !folder.isEmpty, !isFolder.boolValue {
+      throw ShellError("share: cannot write '\(path)': '\(folder)' is not a folder")
     }
     if access(folder.isEmpty ? "." : folder, W_OK) != 0 {
       throw ShellError("share: cannot write '\(path)': \(OutputFile.reason(errno))")

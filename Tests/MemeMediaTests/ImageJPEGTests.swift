@@ -6,9 +6,12 @@ import Testing
 /// libjpeg-turbo decoding of what users have: baseline, progressive, grey, CMYK, every chroma
 /// subsampling, odd sizes, restart markers, truncated files.
 @Suite struct ImageJPEGTests {
+  /// The arithmetic-coded pair is baseline.jpg through `jpegtran -arithmetic [-progressive]`
+  /// (libjpeg-turbo-progs; Pillow cannot write them): a libjpeg built without arithmetic
+  /// decoding would refuse them.
   @Test(arguments: [
     "baseline.jpg", "progressive.jpg", "restart.jpg", "cmyk-adobe.jpg", "ycck-adobe.jpg",
-    "cmyk-plain.jpg",
+    "cmyk-plain.jpg", "arithmetic.jpg", "arithmetic-progressive.jpg",
   ])
   func decodesWithTheRightColours(_ file: String) throws {
     let decoded = try ImageFixtures.decode(file)

@@ -73,4 +73,27 @@ import Testing
     #expect(repaired.problem == nil)
     #expect(repaired.top == "kept")
   }
+
+  /// 'undo' brings back a deleted meme whose files were removed from the trash meanwhile: the
+  /// record comes back, and a warning says its files did not.
+  @Test func undoOfADeleteWhoseFilesLeftTheTrashSaysSo() throws {
+    let home = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-damaged-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let capture = Console.Capture()
+    let shell = Shell(
+      home: home, console: Console(capture: capture), settings: Shell.Settings(),
+      environment: ["MEMESH_CAMERA": "/nonexistent"])
+    #expect(shell.run(line: "load '\(Self.images.path)/cat.png'"))
+    #expect(shell.run(line: "share"))
+    #expect(shell.run(line: "delete 1"))
+    let store = shell.store.directory.path
+    try FileManager.default.removeItem(atPath: store + "/trash/1")
+    _ = capture.drain()
+    #expect(shell.run(line: "undo"))
+    #expect(
+      capture.drain().map(\.text) == [
+        "restored meme 1", "warning: meme 1: its folder '\(store)/1' is missing",
+      ])
+  }
 }
