@@ -313,7 +313,7 @@ extension Shell {
     resetEditor()
     view = .sent
     console.line(had ? "draft discarded" : "nothing to discard")
-    if settings.interactive { try? browseTable() }
+    if settings.interactive { showSentMemes() }
   }
 
   // MARK: - Camera

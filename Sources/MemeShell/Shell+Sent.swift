@@ -37,13 +37,27 @@ extension Shell {
     }
   }
 
-  /// The sent memes as a table.
-  func browseTable() throws {
-    let memes = try store.memes()
+  /// The table memesh shows by itself (at the start, after `share`, `cancel` and `back`): in a
+  /// terminal only the newest memes that fit in the window with the lines around them, so a big
+  /// store does not scroll thousands of rows past; `browse` lists them all.
+  func showSentMemes() {
+    let newest = drawingWindow.map { max(3, $0.cells.rows - 6) }
+    try? browseTable(newest: newest)
+  }
+
+  /// The sent memes as a table; only the `newest` ones when given, under a line saying how
+  /// many are left out.
+  func browseTable(newest: Int? = nil) throws {
+    var memes = try store.memes()
     try checkInterrupt("browse", "nothing was listed")
     guard !memes.isEmpty else {
       console.line("no sent memes yet: 'load PATH' a picture, caption it and 'share' it")
       return
+    }
+    if let newest, memes.count > newest {
+      console.line(
+        "the newest \(newest) of \(memes.count) sent memes ('browse' lists them all):")
+      memes.removeFirst(memes.count - newest)
     }
     // In a terminal the captions get the window's width: whole when they fit (up to 80
     // columns each), else the wider one gives up columns first, down to its header's width, so
@@ -247,7 +261,7 @@ extension Shell {
       if fromEditor, state != .blank {
         console.line("the draft is kept; 'info' or any editor command returns to it")
       }
-      try? browseTable()
+      showSentMemes()
     case .sent:
       console.line("already in the sent memes")
     }

@@ -104,7 +104,7 @@ extension Shell {
       console.line("opened meme \(meme.id)")
     }
     // MemeMe shows the sent memes after a share; scripts and transcripts ask with 'browse'.
-    if settings.interactive { try? browseTable() }
+    if settings.interactive { showSentMemes() }
   }
 
   /// Adds the meme to the store, or updates the sent meme being edited, and the line that

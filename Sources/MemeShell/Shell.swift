@@ -98,7 +98,7 @@ public final class Shell: @unchecked Sendable {
     console.line(
       "memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
     if let note = restoredDraftNote { console.note(note) }
-    if view == .sent { try? browseTable() }
+    if view == .sent { showSentMemes() }
     if view == .editor, state.picture == nil {
       console.line("new meme: 'load PATH' a picture (Tab completes file names), then 'top TEXT'")
     }

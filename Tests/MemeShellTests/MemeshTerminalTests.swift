@@ -130,4 +130,25 @@ import Testing
       screen.contains { $0.hasPrefix("error: source: interrupted; stopped before line ") },
       "\(screen.joined(separator: "\n"))")
   }
+
+  @Test func theTableShownAtTheStartHoldsOnlyTheNewestMemesThatFit() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    let input = (1...25).map { "load images/square.png\ntop meme \($0)\nshare" }
+    let made = try EndToEndTests().run([], input: input.joined(separator: "\n"), home: home)
+    #expect(made.status == 0, "\(made.errors)")
+    let terminal = try start(width: 80, height: 24)
+    let screen = try terminal.screen()
+    let text = screen.joined(separator: "\n")
+    // Nothing scrolled away: the banner is still on the first row.
+    #expect(screen.first?.hasPrefix("memesh 0.1.0: ") == true, "\(text)")
+    #expect(screen.contains("the newest 18 of 25 sent memes ('browse' lists them all):"), "\(text)")
+    let ids = screen.compactMap { Int($0.prefix(4).trimmingCharacters(in: .whitespaces)) }
+    #expect(ids == Array(8...25), "\(text)")
+    // 'browse' still lists every meme.
+    try terminal.resize(width: 80, height: 40)
+    try terminal.type("browse")
+    try terminal.press("Enter")
+    try terminal.waitFor("meme 25 ")
+    #expect(try terminal.text().contains("\n 1  meme 1 "))
+  }
 }
