@@ -52,7 +52,16 @@ public enum ImageFile {
       guard let start = path.baseAddress else { return -1 }
       return open(start, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     }
-    guard descriptor >= 0 else { throw failure(reason(errno: errno)) }
+    guard descriptor >= 0 else {
+      let code = errno
+      // Bytes of a name that are not UTF-8 reach memesh as U+FFFD, which names no file.
+      if code == ENOENT, name.contains("\u{FFFD}") {
+        throw failure(
+          "no such file (its name has bytes that are not UTF-8, shown as \u{FFFD}; memesh "
+            + "reads names as UTF-8: rename the file)")
+      }
+      throw failure(reason(errno: code))
+    }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw failure(reason(errno: errno)) }

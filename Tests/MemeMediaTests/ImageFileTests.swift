@@ -86,6 +86,18 @@ import Testing
     #expect(error?.message == "cannot load '\(path)': not a regular file")
   }
 
+  /// A name typed with bytes that are not UTF-8 arrives with U+FFFD in it: the error says why
+  /// no file has that name.
+  @Test func aNameThatWasNotUTF8SaysSo() throws {
+    let error = #expect(throws: MemeError.self) {
+      try ImageFile.load(path: "/nonexistent/bad\u{FFFD}name.png")
+    }
+    #expect(
+      error?.message
+        == "cannot load '/nonexistent/bad\u{FFFD}name.png': no such file (its name has bytes "
+        + "that are not UTF-8, shown as \u{FFFD}; memesh reads names as UTF-8: rename the file)")
+  }
+
   @Test func controlCharactersInNamesAreEscaped() throws {
     let error = #expect(throws: MemeError.self) {
       try ImageFile.load(path: "/nonexistent/\u{1B}[31mred\u{7}.png")

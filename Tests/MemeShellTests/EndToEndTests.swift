@@ -260,7 +260,11 @@ extension EndToEndTests {
   @Test func checkingAPassingTranscriptPrintsNothing() throws {
     let home = scratchHome()
     defer { try? FileManager.default.removeItem(at: home) }
-    let folder = Self.packageRoot.appendingPathComponent("transcripts")
+    // A copy: the transcripts write files (preview-out.png, shared.png) beside themselves.
+    let folder = home.appendingPathComponent("transcripts")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Self.packageRoot.appendingPathComponent("transcripts"), to: folder)
     for name in ["back.t", "font.t", "preview.t", "quit.t", "recipe.t", "undo-redo.t"] {
       for _ in 0..<3 {
         let path = folder.appendingPathComponent(name).path
