@@ -284,7 +284,8 @@ extension Shell {
       // Named one by one (the line was 81 columns, and named both when one caption was set).
       switch (state.top.isEmpty, state.bottom.isEmpty) {
       case (true, true):
-        console.line("(placeholders TOP and BOTTOM are not drawn; 'top TEXT', 'bottom TEXT' set them)")
+        console.line(
+          "(placeholders TOP and BOTTOM are not drawn; 'top TEXT', 'bottom TEXT' set them)")
       case (true, false):
         console.line("(the placeholder TOP is not drawn; 'top TEXT' sets the top caption)")
       case (false, true):

@@ -175,9 +175,18 @@ import Testing
     try terminal.press("Enter")
     try terminal.waitForPrompt("memesh:edit cat.png>")
     let cases = [
-      ("top only a top", "(the placeholder BOTTOM is not drawn; 'bottom TEXT' sets the bottom caption)"),
-      ("caption | only a bottom", "(the placeholder TOP is not drawn; 'top TEXT' sets the top caption)"),
-      ("bottom ''", "(placeholders TOP and BOTTOM are not drawn; 'top TEXT', 'bottom TEXT' set them)"),
+      (
+        "top only a top",
+        "(the placeholder BOTTOM is not drawn; 'bottom TEXT' sets the bottom caption)"
+      ),
+      (
+        "caption | only a bottom",
+        "(the placeholder TOP is not drawn; 'top TEXT' sets the top caption)"
+      ),
+      (
+        "bottom ''",
+        "(placeholders TOP and BOTTOM are not drawn; 'top TEXT', 'bottom TEXT' set them)"
+      ),
     ]
     for (change, note) in cases {
       try terminal.type(change)
