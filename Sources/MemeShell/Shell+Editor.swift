@@ -281,9 +281,17 @@ extension Shell {
       view = .editor
       for warning in report.warnings { console.warning(warning) }
       console.picture(picture.text)
-      if state.top.isEmpty || state.bottom.isEmpty {
+      // Named one by one (the line was 81 columns, and named both when one caption was set).
+      switch (state.top.isEmpty, state.bottom.isEmpty) {
+      case (true, true):
         console.line(
-          "(placeholders TOP and BOTTOM are not drawn; 'top TEXT' and 'bottom TEXT' set them)")
+          "(placeholders TOP and BOTTOM are not drawn; 'top TEXT', 'bottom TEXT' set them)")
+      case (true, false):
+        console.line("(the placeholder TOP is not drawn; 'top TEXT' sets the top caption)")
+      case (false, true):
+        console.line("(the placeholder BOTTOM is not drawn; 'bottom TEXT' sets the bottom caption)")
+      case (false, false):
+        break
       }
     } else {
       view = .editor
@@ -295,7 +303,7 @@ extension Shell {
       console.line("top: " + captionOrPlaceholder(state.top, EditorState.topPlaceholder))
       console.line("bottom: " + captionOrPlaceholder(state.bottom, EditorState.bottomPlaceholder))
       if !parsed.switches.contains("--explain") {
-        console.line("(no terminal graphics here; 'preview --out FILE' writes the picture)")
+        console.line("(\(noPicturesReason); 'preview --out FILE' writes the picture)")
       }
     }
     if parsed.switches.contains("--explain") { console.block(report.explanation) }

@@ -41,8 +41,9 @@ extension Shell {
           console.line("  \(name)")
           for line in lines { console.line(indent + line) }
         } else {
-          console.line("  \(name)" + String(repeating: " ", count: abstractColumn - 2 - name.count)
-            + lines[0])
+          console.line(
+            "  \(name)" + String(repeating: " ", count: abstractColumn - 2 - name.count)
+              + lines[0])
           for line in lines.dropFirst() { console.line(indent + line) }
         }
       }

@@ -117,7 +117,7 @@ extension Shell {
   func browseGrid() throws {
     let memes = try store.memes()
     guard settings.previewMode != .none, let window = drawingWindow else {
-      if !memes.isEmpty { console.note("no terminal graphics here; showing the table") }
+      if !memes.isEmpty { console.note("\(noPicturesReason); showing the table") }
       try browseTable()
       return
     }

@@ -28,13 +28,13 @@ import Testing
   }
 
   /// memesh on a `width`×`height` terminal, drawing with block symbols, ready at its prompt.
-  func start(width: Int, height: Int) throws -> LineEditorTerminal {
+  func start(width: Int, height: Int, environment: String = "") throws -> LineEditorTerminal {
     let binary = try #require(EndToEndTests.binary(), "the memesh binary is not built")
     let folder = EndToEndTests.packageRoot.appendingPathComponent("transcripts").path
     let command =
       "cd \(LineEditorTerminal.shellQuote(folder)) && exec env LANG=C.UTF-8 TERM=xterm-256color "
       + "MEMESH_HOME=\(LineEditorTerminal.shellQuote(home.path)) MEMESH_PREVIEW=symbols "
-      + "MEMESH_CAMERA=/nonexistent \(LineEditorTerminal.shellQuote(binary.path))"
+      + "MEMESH_CAMERA=/nonexistent \(environment) \(LineEditorTerminal.shellQuote(binary.path))"
     return try LineEditorTerminal(command: command, width: width, height: height) {
       $0.contains("memesh:sent>") || $0.contains("memesh:edit>")
     }
@@ -150,5 +150,49 @@ import Testing
     try terminal.press("Enter")
     try terminal.waitFor("meme 25 ")
     #expect(try terminal.text().contains("\n 1  meme 1 "))
+  }
+
+  @Test func withNoColorTheTextInsteadOfPicturesSaysWhy() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try makeMemes()
+    let terminal = try start(width: 80, height: 24, environment: "MEMESH_PREVIEW= NO_COLOR=1")
+    var screen = try run("browse grid", in: terminal)
+    #expect(screen.contains("note: pictures are off: NO_COLOR is set; showing the table"))
+    try terminal.type("load images/cat.png")
+    try terminal.press("Enter")
+    try terminal.waitForPrompt("memesh:edit cat.png>")
+    screen = try run("preview", in: terminal, before: "memesh:edit cat.png>")
+    #expect(
+      screen.contains(
+        "(pictures are off: NO_COLOR is set; 'preview --out FILE' writes the picture)"),
+      "\(screen.joined(separator: "\n"))")
+  }
+
+  @Test func aPreviewNamesTheCaptionsLeftAsPlaceholdersOnOneLine() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    let terminal = try start(width: 80, height: 24)
+    try terminal.type("load images/cat.png")
+    try terminal.press("Enter")
+    try terminal.waitForPrompt("memesh:edit cat.png>")
+    let cases = [
+      (
+        "top only a top",
+        "(the placeholder BOTTOM is not drawn; 'bottom TEXT' sets the bottom caption)"
+      ),
+      (
+        "caption | only a bottom",
+        "(the placeholder TOP is not drawn; 'top TEXT' sets the top caption)"
+      ),
+      (
+        "bottom ''",
+        "(placeholders TOP and BOTTOM are not drawn; 'top TEXT', 'bottom TEXT' set them)"
+      ),
+    ]
+    for (change, note) in cases {
+      try terminal.type(change)
+      try terminal.press("Enter")
+      let screen = try run("preview", in: terminal, before: "memesh:edit cat.png>")
+      #expect(screen.contains(note), "\(screen.joined(separator: "\n"))")
+    }
   }
 }
