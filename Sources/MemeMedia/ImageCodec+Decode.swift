@@ -139,6 +139,16 @@ extension ImageCodec {
     if first.isUppercase, second.map({ !$0.isUppercase }) ?? true {
       line = first.lowercased() + line.dropFirst()
     }
+    // libpng names the chunk first: "IDAT: Too much image data" reads "IDAT: too much image data".
+    let chunk = line.prefix(6)
+    if chunk.count == 6, chunk.hasSuffix(": "), chunk.prefix(4).allSatisfy(\.isLetter) {
+      let rest = line.dropFirst(6)
+      if let word = rest.first, word.isUppercase,
+        rest.dropFirst().first.map({ !$0.isUppercase }) ?? true
+      {
+        line = chunk + word.lowercased() + rest.dropFirst()
+      }
+    }
     return line
   }
 }

@@ -57,7 +57,7 @@ extension Shell {
 
   /// Restores a saved draft with a one-line notice; false when there was none (or it could not
   /// be used, which is reported too).
-  func restoreDraft() -> Bool {
+  func restoreDraft(attempt: Int = 1) -> Bool {
     let document: DraftDocument?
     do {
       document = try drafts.load()
@@ -81,8 +81,13 @@ extension Shell {
             pictures[sha] = made
             picture = made
           } catch {
+            // Another memesh may have saved or cleared the draft (and its pictures) since it
+            // was read: start over from the draft there is now, and never clear that one.
+            if attempt < 3, (try? drafts.load()) != document {
+              return restoreDraft(attempt: attempt + 1)
+            }
             console.warning("cannot restore the draft: \(describe(error)); starting blank")
-            try? drafts.clear()
+            try? drafts.clear(ifStill: document)
             return false
           }
         }

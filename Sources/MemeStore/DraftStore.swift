@@ -197,10 +197,24 @@ public final class DraftStore: @unchecked Sendable {
     try remove()
   }
 
-  /// The body of `clear`.
-  private func remove() throws {
+  /// Forgets the draft only while it is still `document` (as `load` returned it): a draft that
+  /// another memesh saved since is left alone.
+  public func clear(ifStill document: DraftDocument) throws {
+    DraftSaveQueue.shared.waitUntilIdle()
+    try remove(onlyIf: document)
+  }
+
+  /// The body of `clear`: removes the draft, or only when it is `onlyIf`.
+  private func remove(onlyIf expected: DraftDocument? = nil) throws {
     guard FileKind(path: directory.path) == .directory else { return }
     try StoreLock.withExclusiveLock(at: lockPath) {
+      if let expected {
+        // Read as `load` does, without moving a damaged file aside.
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: documentPath)),
+          let file = try? PropertyListDecoder().decode(DraftFile.self, from: data),
+          DraftDocument(steps: file.steps, current: file.current).bounded() == expected
+        else { return }
+      }
       try files.remove(documentPath)
       try files.synchronizeDirectory(directory.path)
       removeImages(except: [])

@@ -120,6 +120,30 @@ import Testing
       decoded.warnings == ["'no-iend.png': damaged after the image data: the file ends early"])
   }
 
+  /// libpng's "IDAT: Too much image data" reads as the other messages do, lowercase after the
+  /// chunk's name.
+  @Test func pngWithTooMuchImageDataWarnsInLowercase() throws {
+    // 2×2 RGB rows (a filter byte and 6 bytes each) and 10 bytes more, in one stored deflate
+    // block (zlib header, BFINAL + stored, LEN, NLEN, bytes, Adler-32).
+    let raw = [UInt8](repeating: 0, count: 24)
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    for byte in raw {
+      a = (a + UInt32(byte)) % 65521
+      b = (b + a) % 65521
+    }
+    let adler = (b << 16) | a
+    let checksum = [24, 16, 8, 0].map { UInt8(adler >> $0 & 0xFF) }
+    let zlib: [UInt8] = [0x78, 0x01, 0x01, 24, 0, 0xE7, 0xFF] + raw + checksum
+    let header: [UInt8] = [0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]
+    let png =
+      Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + PNGChunk.make("IHDR", header)
+      + PNGChunk.make("IDAT", zlib) + PNGChunk.make("IEND", [])
+    let decoded = try ImageCodec.decode(png, name: "long.png")
+    #expect(decoded.image.size == PixelSize(width: 2, height: 2))
+    #expect(decoded.warnings == ["'long.png': IDAT: too much image data"])
+  }
+
   @Test func pngWithAlphaKeepsIt() throws {
     let image = try ImageFixtures.decode("rgba-5x3.png").image
     #expect(image.size == PixelSize(width: 5, height: 3))

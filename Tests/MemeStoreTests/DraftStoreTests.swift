@@ -154,6 +154,23 @@ import Testing
     #expect(try drafts.load() == nil)
   }
 
+  /// A session that read the draft and then found it unusable clears only that draft: one that
+  /// another memesh saved meanwhile stays, with its picture.
+  @Test func clearIfStillLeavesADraftSavedSince() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let drafts = DraftStore(home: scratch.url)
+    try drafts.save(DraftDocument(steps: [Self.step("load")], current: 0), images: [:])
+    let read = try #require(try drafts.load())
+    let newer = DraftDocument(steps: [Self.step("load"), Self.step("top")], current: 1)
+    try DraftStore(home: scratch.url).save(newer, images: [Self.catSHA: Self.catBytes])
+    try drafts.clear(ifStill: read)
+    #expect(try drafts.load() == newer)
+    #expect(FileKind(path: drafts.imageURL(sha256: Self.catSHA).path) != .missing)
+    try drafts.clear(ifStill: newer)
+    #expect(try drafts.load() == nil)
+  }
+
   @Test func clearForgetsTheDraftAndItsImages() throws {
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
