@@ -50,8 +50,8 @@ saved meme 1
 1			Anton	24	16	[date]	[path]
 > show 1
 meme: 1
-top: 
-bottom: 
+top:
+bottom:
 font: Anton
 crop: off
 size: 24×16 jpeg

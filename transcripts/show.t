@@ -32,3 +32,20 @@ file: [path]
 error: show: no meme with id 2; 'browse' lists the sent memes
 > show x
 error: show: 'x' is not a meme id (ids are 1, 2, 3…)
+# An empty caption is 'bottom:' with nothing after it, as in 'info'.
+> load images/cat.png
+cat.png: 160×120 PNG
+> top only a top
+> share
+saved meme 2
+> show 2
+meme: 2
+top: only a top
+bottom:
+font: Anton
+crop: off
+size: 160×120 png
+source: cat.png
+created: [date]
+modified: [date]
+file: [path]

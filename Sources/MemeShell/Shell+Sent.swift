@@ -229,16 +229,17 @@ extension Shell {
     }
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]
-    console.line("meme: \(meme.id)")
-    console.line("top: \(meme.top)")
-    console.line("bottom: \(meme.bottom)")
-    console.line("font: \(meme.font)")
-    console.line("crop: \(meme.crop)")
-    console.line("size: \(meme.width)×\(meme.height) \(meme.format.rawValue)")
-    console.line("source: \(meme.sourceName)")
-    console.line("created: \(formatter.string(from: meme.created))")
-    console.line("modified: \(formatter.string(from: meme.modified))")
-    console.line("file: \(store.url(for: meme.memeFile).path)")
+    // `key: value`, or `key:` alone for an empty value, as `info` writes them (no line ends in
+    // a space).
+    let facts: [(String, String)] = [
+      ("meme", String(meme.id)), ("top", meme.top), ("bottom", meme.bottom), ("font", meme.font),
+      ("crop", meme.crop.description),
+      ("size", "\(meme.width)×\(meme.height) \(meme.format.rawValue)"),
+      ("source", meme.sourceName), ("created", formatter.string(from: meme.created)),
+      ("modified", formatter.string(from: meme.modified)),
+      ("file", store.url(for: meme.memeFile).path),
+    ]
+    for (key, value) in facts { console.line(value.isEmpty ? "\(key):" : "\(key): \(value)") }
     if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
   }
 
