@@ -79,8 +79,16 @@ public enum Launcher {
         if settings.interactive {
           // An open quote continues on the next line, as in a POSIX shell.
           while CommandTokenizer.scan(line).openQuote != nil {
-            guard case .line(let more) = reader.read(prompt: "...> ") else { continue loop }
-            line += " " + more
+            switch reader.read(prompt: "...> ") {
+            case .line(let more):
+              line += " " + more
+            case .interrupt:
+              continue loop
+            case .end:
+              // Ctrl-D gives up on the quote, not the session: the tokenizer says what is open.
+              shell.run(line: line)
+              continue loop
+            }
           }
           if !line.allSatisfy(\.isWhitespace) { reader.remember(line) }
         }

@@ -195,4 +195,18 @@ import Testing
       #expect(screen.contains(note), "\(screen.joined(separator: "\n"))")
     }
   }
+
+  @Test func ctrlDUnderAnOpenQuoteSaysWhyNothingRanAndTheSessionGoesOn() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    let terminal = try start(width: 80, height: 24)
+    try terminal.type("top 'unfinished")
+    try terminal.press("Enter")
+    try terminal.waitFor("...>")
+    try terminal.press("C-d")
+    try terminal.waitFor("error: unterminated single quote (close it with ')")
+    try terminal.waitForPrompt("memesh:edit>")
+    try terminal.type("top")
+    try terminal.press("Enter")
+    try terminal.waitFor("top: TOP (placeholder")
+  }
 }
