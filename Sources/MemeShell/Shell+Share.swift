@@ -75,6 +75,12 @@ extension Shell {
       saved = try saveToStore(newMeme)
     } catch {
       pending?.discard()
+      // The meme can still leave memesh, unsaved, until the store is repaired.
+      if case StoreError.readOnly = error, case .file = target {
+        throw ShellError(
+          "share: \(describe(error)); nothing was written ('preview --out FILE' writes the meme "
+            + "without saving it)")
+      }
       throw error
     }
     let meme = saved.meme

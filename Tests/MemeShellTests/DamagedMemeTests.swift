@@ -96,4 +96,32 @@ import Testing
         "restored meme 1", "warning: meme 1: its folder '\(store)/1' is missing",
       ])
   }
+
+  /// With the index damaged the store is read-only: 'share file' writes nothing and says how the
+  /// meme can still be had.
+  @Test func shareIntoADamagedStoreNamesTheWayOut() throws {
+    let home = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-damaged-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let memes = home.appendingPathComponent("memes")
+    try FileManager.default.createDirectory(at: memes, withIntermediateDirectories: true)
+    try Data("hello\n".utf8).write(to: memes.appendingPathComponent("index.plist"))
+    let capture = Console.Capture()
+    let shell = Shell(
+      home: home, console: Console(capture: capture), settings: Shell.Settings(),
+      environment: ["MEMESH_CAMERA": "/nonexistent"])
+    #expect(shell.run(line: "load '\(Self.images.path)/cat.png'"))
+    _ = capture.drain()
+    let output = home.appendingPathComponent("out.png").path
+    #expect(!shell.run(line: "share file '\(output)'"))
+    #expect(
+      capture.drain().map(\.text) == [
+        "error: share: the store '\(memes.path)' is read-only: its index is damaged (not an XML "
+          + "plist (starts with \"hello\")); nothing was written ('preview --out FILE' writes "
+          + "the meme without saving it)"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: output))
+    let index = try Data(contentsOf: memes.appendingPathComponent("index.plist"))
+    #expect(index == Data("hello\n".utf8))
+  }
 }
