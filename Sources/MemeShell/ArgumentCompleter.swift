@@ -26,16 +26,20 @@ public struct ArgumentCompleter: Sendable {
 
   /// Picture files and folders (for `load`).
   static let imagePaths = ArgumentCompleter { _, _, partial in
-    PathCompletion.candidates(for: partial, imagesOnly: true)
+    PathCompletion.candidates(for: partial, extensions: PathCompletion.imageExtensions)
   }
 
   /// Any file or folder.
   static let anyPath = ArgumentCompleter { _, _, partial in
-    PathCompletion.candidates(for: partial, imagesOnly: false)
+    PathCompletion.candidates(for: partial, extensions: nil)
   }
 
-  /// Font names from the catalog (bundled and the user's).
+  /// Font names from the catalog (bundled and the user's); font files and folders once the word
+  /// looks like a path (`font ~/fonts/Impact.ttf`).
   static let fonts = ArgumentCompleter { shell, _, partial in
+    if partial.contains("/") || partial.hasPrefix("~") || partial.hasPrefix(".") {
+      return PathCompletion.candidates(for: partial, extensions: PathCompletion.fontExtensions)
+    }
     let lowered = partial.lowercased()
     return shell.catalog.fonts().map(\.name).filter { $0.lowercased().hasPrefix(lowered) }
       .map { CompletionCandidate(insertion: $0) }
@@ -102,6 +106,8 @@ public struct ArgumentCompleter: Sendable {
 enum PathCompletion {
   /// Extensions `load` offers (the content decides what a file is; this only filters the list).
   static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif"]
+  /// Extensions `font PATH` offers.
+  static let fontExtensions: Set<String> = ["ttf", "otf", "ttc"]
 
   /// Every entry of the folder `partial` names that starts with its last component (byte for
   /// byte, as bash matches), sorted by bytes, folders ending in `/`. All of them: a cut list
@@ -109,7 +115,7 @@ enum PathCompletion {
   ///
   /// Reads the folder with readdir and its entry types, so only symbolic links and file systems
   /// without types cost a stat.
-  static func candidates(for partial: String, imagesOnly: Bool) -> [CompletionCandidate] {
+  static func candidates(for partial: String, extensions: Set<String>?) -> [CompletionCandidate] {
     let slash = partial.lastIndex(of: "/")
     let folderPart = slash.map { String(partial[...$0]) } ?? ""
     let namePrefix = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
@@ -119,7 +125,7 @@ enum PathCompletion {
     }
     let entries = matchingEntries(
       of: folder, prefix: Array(namePrefix.utf8), hidden: namePrefix.hasPrefix("."),
-      imagesOnly: imagesOnly)
+      extensions: extensions)
     return entries.map { entry in
       let name = String(decoding: entry.bytes, as: UTF8.self)
       return entry.isFolder
@@ -131,10 +137,10 @@ enum PathCompletion {
   }
 
   /// The names in `folder` starting with `prefix`, sorted by bytes; dot files only when
-  /// `hidden`; files only with a picture extension when `imagesOnly`; entries whose type cannot
-  /// be learned (a dangling link) left out.
+  /// `hidden`; files only with one of `extensions` when given; entries whose type cannot be
+  /// learned (a dangling link) left out.
   private static func matchingEntries(
-    of folder: String, prefix: [UInt8], hidden: Bool, imagesOnly: Bool
+    of folder: String, prefix: [UInt8], hidden: Bool, extensions: Set<String>?
   ) -> [(bytes: [UInt8], isFolder: Bool)] {
     guard let directory = opendir(folder) else { return [] }
     defer { closedir(directory) }
@@ -157,7 +163,7 @@ enum PathCompletion {
         guard let mode = fileMode(folderBytes + bytes) else { continue }
         isFolder = mode & S_IFMT == S_IFDIR
       }
-      if !isFolder, imagesOnly, !hasImageExtension(bytes) { continue }
+      if !isFolder, let extensions, !hasExtension(bytes, among: extensions) { continue }
       entries.append((bytes, isFolder))
     }
     entries.sort { precedes($0.bytes, $1.bytes) }
@@ -188,11 +194,11 @@ enum PathCompletion {
     return order != 0 ? order < 0 : left.count < right.count
   }
 
-  /// Whether the file name `bytes` ends in one of `imageExtensions`, in any case.
-  private static func hasImageExtension(_ bytes: [UInt8]) -> Bool {
+  /// Whether the file name `bytes` ends in one of `extensions`, in any case.
+  private static func hasExtension(_ bytes: [UInt8], among extensions: Set<String>) -> Bool {
     guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0, bytes.count - dot <= 5
     else { return false }
     let suffix = String(decoding: bytes[(dot + 1)...], as: UTF8.self).lowercased()
-    return imageExtensions.contains(suffix)
+    return extensions.contains(suffix)
   }
 }

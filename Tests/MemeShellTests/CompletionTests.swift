@@ -62,6 +62,23 @@ import Testing
 }
 
 extension CompletionTests {
+  /// `font` completes font names, and font files and folders once the word is a path.
+  @Test func fontOffersFontFilesOnceTheWordIsAPath() throws {
+    let (shell, scratch) = try makeShell()
+    for name in ["pics/Impact.ttf", "pics/Comic.OTF", "pics/family.ttc", "pics/readme.txt"] {
+      FileManager.default.createFile(
+        atPath: scratch.appendingPathComponent(name).path, contents: Data())
+    }
+    let names = shell.complete("font " + scratch.path + "/pics/").candidates.map(\.display)
+    #expect(names == ["Comic.OTF", "Impact.ttf", "family.ttc"])
+    #expect(
+      shell.complete("font " + scratch.path + "/p").candidates.map(\.insertion)
+        == [scratch.path + "/pics/"])
+    #expect(shell.complete("font Bebas").candidates.map(\.insertion) == ["BebasNeue"])
+  }
+}
+
+extension CompletionTests {
   /// Every match comes back, not the first thousand: a cut list would make Tab insert a
   /// prefix the other names do not share (a0 for a0000…a1499).
   @Test func aBigFolderGivesEveryNameInByteOrder() throws {
