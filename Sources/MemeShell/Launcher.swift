@@ -136,7 +136,8 @@ public enum Launcher {
       return mkdtemp(start) != nil
     }
     guard made else { return nil }
-    return URL(fileURLWithPath: String(cString: template))
+    let path = template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return URL(fileURLWithPath: String(decoding: path, as: UTF8.self))
   }
 
   /// `--home`, else `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`.
@@ -180,7 +181,12 @@ public enum Launcher {
     }
     let transcript = Transcript(text: String(decoding: data, as: UTF8.self))
     let folder = (path as NSString).deletingLastPathComponent
-    if !folder.isEmpty { FileManager.default.changeCurrentDirectoryPath(folder) }
+    if !folder.isEmpty, !FileManager.default.changeCurrentDirectoryPath(folder) {
+      // Its relative paths would name files in the wrong folder.
+      Console(environment: environment).error(
+        "cannot run the transcript from its folder '\(folder)' (cannot change into it)")
+      return 2
+    }
     let makeShell = { (console: Console) in
       Shell(home: home, console: console, settings: Shell.Settings(), environment: environment)
     }
