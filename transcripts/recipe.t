@@ -20,6 +20,36 @@ font: Anton
 crop: off
 unsaved changes: no
 editing: 1
+# A picture of the same original with another recipe (a preview, an older version) is not
+# meme 1: it starts a new draft on the original, and share saves a new meme.
+> bottom only a preview
+> preview --out other.png
+wrote other.png (160×120)
+> cancel
+draft discarded
+> load other.png
+'other.png' was made by memesh (top "with", bottom "only a preview")
+a new draft on meme 1's original picture; 'share' saves a new meme
+> info
+image: cat.png
+width: 160
+height: 120
+format: png
+top: with
+bottom: only a preview
+font: Anton
+crop: off
+unsaved changes: yes
+editing:
+> share
+saved meme 2
+> show 1
+meme: 1
+top: with
+bottom: a recipe
+...
+> delete 2
+deleted meme 2 ('undo' brings it back)
 > delete 1
 deleted meme 1 ('undo' brings it back)
 > load shared.png
@@ -30,8 +60,8 @@ image: shared.png
 width: 160
 height: 120
 format: png
-top: with
-bottom: a recipe
+top:
+bottom:
 font: Anton
 crop: off
 unsaved changes: yes

@@ -43,8 +43,8 @@ public enum EditorAction: Sendable, Equatable {
   case setFont(String)
   case setCrop(Crop)
   case newDraft
-  /// Open a sent meme for editing: its picture and recipe.
-  case edit(id: Int, picture: SourcePicture, top: String, bottom: String, font: String, crop: Crop)
+  /// Open a sent meme for editing: its picture and recipe (no id: a new draft on them).
+  case edit(id: Int?, picture: SourcePicture, top: String, bottom: String, font: String, crop: Crop)
 
   /// Applies the action; the only place editor state changes.
   public func apply(to state: inout EditorState) {

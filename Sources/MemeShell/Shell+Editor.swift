@@ -27,11 +27,16 @@ extension Shell {
         + "bottom \"\(Display.cell(recipe.bottom, limit: 40))\""
       let made = (try? store.memes(withOriginalSHA256: recipe.originalSHA256)) ?? []
       let usable = made.filter { store.problem(of: $0, needing: [\.originalFile]) == nil }
-      let meme =
-        usable.last { $0.top == recipe.top && $0.bottom == recipe.bottom } ?? usable.last
-      if let meme {
+      // The meme this picture is, as it is now, reopens for editing. A picture of an older
+      // version or a 'preview --out' (same original, another recipe) starts a new draft on the
+      // original: reopening a meme it is not would let 'share' overwrite that meme.
+      let same = usable.last {
+        $0.top == recipe.top && $0.bottom == recipe.bottom && $0.font == recipe.font
+          && $0.crop == recipe.crop
+      }
+      if let meme = same ?? usable.last {
         console.line("\(Display.quoted(path)) was made by memesh (\(captions))")
-        try edit(id: meme.id, recipe: recipe)
+        try edit(id: meme.id, recipe: recipe, asNewDraft: same == nil)
         return
       }
       console.note(

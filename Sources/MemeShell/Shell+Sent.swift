@@ -278,7 +278,9 @@ extension Shell {
   }
 
   /// Opens meme `id` for editing; `recipe` (from a loaded file) overrides the stored captions.
-  func edit(id: Int, recipe: MemeRecipe?) throws {
+  /// With `asNewDraft` the meme's original picture and `recipe` start a new draft instead, which
+  /// `share` saves as a new meme (a picture memesh wrote that is not this meme as it is now).
+  func edit(id: Int, recipe: MemeRecipe?, asNewDraft: Bool = false) throws {
     let meme = try store.meme(id: id)
     // The original and the recipe are all it takes: 'share' writes the other files anew.
     if let problem = store.problem(of: meme, needing: [\.originalFile]) {
@@ -294,6 +296,13 @@ extension Shell {
     let bottom = recipe?.bottom ?? meme.bottom
     let font = recipe?.font ?? meme.font
     let crop = recipe?.crop ?? meme.crop
+    if asNewDraft {
+      apply(
+        .edit(id: nil, picture: picture, top: top, bottom: bottom, font: font, crop: crop),
+        label: "load \(picture.displayName)")
+      console.line("a new draft on meme \(id)'s original picture; 'share' saves a new meme")
+      return
+    }
     apply(
       .edit(id: id, picture: picture, top: top, bottom: bottom, font: font, crop: crop),
       label: "edit \(id)")
