@@ -36,3 +36,22 @@ source: cat.png
 created: [date]
 modified: [date]
 file: [path]
+# Another picture while editing a sent meme makes a new meme; undo goes back to editing it.
+> edit 1
+editing meme 1; 'share' updates it in place
+> load images/square.png
+square.png: 64×64 PNG
+no longer editing meme 1: 'share' saves a new meme ('undo' goes back)
+> undo
+undid load square.png
+> info
+image: cat.png
+width: 160
+height: 120
+format: png
+top: first
+bottom: second version
+font: Anton
+crop: off
+unsaved changes: no
+editing: 1

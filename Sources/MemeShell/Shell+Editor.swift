@@ -43,12 +43,17 @@ extension Shell {
         "\(Display.quoted(path)) was made by memesh (\(captions)) but its original is not in the "
           + "store; captioning the captioned picture")
     }
+    let wasEditing = state.editingID
     apply(.load(picture), label: "load \(picture.displayName)")
     let format = picture.format == .png ? "PNG" : "JPEG"
     let turned =
       decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
     let size = try picture.size
     console.line("\(picture.displayName): \(size.width)×\(size.height) \(format)\(turned)")
+    // 'edit' promised that share updates the meme; another picture ends that, so say so.
+    if let id = wasEditing, state.editingID == nil {
+      console.line("no longer editing meme \(id): 'share' saves a new meme ('undo' goes back)")
+    }
   }
 
   // MARK: - Captions and font
