@@ -217,11 +217,11 @@ static int check_pixels(struct failure *failure, uint64_t width, uint64_t height
   }
   if (width * height > max_pixels) {
     int whole_megapixels = max_pixels % 1000000 == 0;
+    unsigned long long limit = whole_megapixels ? max_pixels / 1000000 : max_pixels;
     snprintf(failure->message, sizeof failure->message,
-             "the picture is %llu×%llu pixels, more than the limit of %llu %s",
-             (unsigned long long)width, (unsigned long long)height,
-             (unsigned long long)(whole_megapixels ? max_pixels / 1000000 : max_pixels),
-             whole_megapixels ? "megapixels" : "pixels");
+             "the picture is %llu×%llu pixels, more than the limit of %llu %s%s",
+             (unsigned long long)width, (unsigned long long)height, limit,
+             whole_megapixels ? "megapixel" : "pixel", limit == 1 ? "" : "s");
     return MEMESH_ERROR;
   }
   return MEMESH_OK;

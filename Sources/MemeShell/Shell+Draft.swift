@@ -62,7 +62,7 @@ extension Shell {
     do {
       document = try drafts.load()
     } catch {
-      console.warning(describe(error))
+      startWarning(describe(error))
       return false
     }
     guard let document, !document.steps.isEmpty, let current = document.currentStep else {
@@ -86,7 +86,7 @@ extension Shell {
             if attempt < 3, (try? drafts.load()) != document {
               return restoreDraft(attempt: attempt + 1)
             }
-            console.warning("cannot restore the draft: \(describe(error)); starting blank")
+            startWarning("cannot restore the draft: \(describe(error)); starting blank")
             try? drafts.clear(ifStill: document)
             return false
           }

@@ -47,6 +47,9 @@ public final class Shell: @unchecked Sendable {
   var draftSaveFailed = false
   /// What a person at a terminal is told about the restored draft, after the banner (`greet`).
   var restoredDraftNote: String?
+  /// What opening the store and the draft had to say, kept for under the banner when a person
+  /// is at the terminal (`greet`); said at once otherwise.
+  var startWarnings: [String] = []
 
   /// Opens the store and the draft under `home`, restoring the draft with a notice.
   public init(
@@ -62,7 +65,7 @@ public final class Shell: @unchecked Sendable {
     self.drafts = DraftStore(home: home)
     self.history = History(initial: .blank)
     self.view = .editor
-    if let notice = opened.notice { console.warning(notice) }
+    if let notice = opened.notice { startWarning(notice) }
     let restored = restoreDraft()
     if restored {
       view = .editor
@@ -104,9 +107,16 @@ public final class Shell: @unchecked Sendable {
 
   /// What a terminal session shows first: a one-line banner, then the sent memes' table when the
   /// session starts there.
+  /// A warning from opening the store or the draft: under the banner in a terminal.
+  func startWarning(_ text: String) {
+    if settings.interactive { startWarnings.append(text) } else { console.warning(text) }
+  }
+
   public func greet() {
     console.line(
       "memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
+    for warning in startWarnings { console.warning(warning) }
+    startWarnings = []
     if let note = restoredDraftNote { console.note(note) }
     if view == .sent { showSentMemes() }
     if view == .editor, state.picture == nil {

@@ -24,6 +24,26 @@ import Testing
       "memesh-view-\(UUID().uuidString)")
   }
 
+  /// A damaged store is reported under the banner to a person at a terminal, at once to a
+  /// script.
+  @Test func aStoreWarningComesUnderTheBanner() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let memes = home.appendingPathComponent("memes")
+    try FileManager.default.createDirectory(at: memes, withIntermediateDirectories: true)
+    try Data("hello\n".utf8).write(to: memes.appendingPathComponent("index.plist"))
+    let (scripted, scriptedCapture) = makeShell(home: home)
+    _ = scripted
+    #expect(scriptedCapture.drain().first?.text.hasPrefix("warning: ") == true)
+    let (shell, capture) = makeShell(home: home, interactive: true)
+    #expect(capture.drain().isEmpty)
+    shell.greet()
+    let greeting = capture.drain().map(\.text)
+    #expect(greeting.first?.hasPrefix("memesh ") == true)
+    #expect(greeting.dropFirst().first?.hasPrefix("warning: ") == true)
+    #expect(greeting.dropFirst().first?.contains("index") == true)
+  }
+
   @Test func anEmptyStoreStartsInTheEditorAndSharingShowsTheSentMemes() throws {
     let home = scratch()
     defer { try? FileManager.default.removeItem(at: home) }
