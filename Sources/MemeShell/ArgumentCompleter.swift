@@ -49,8 +49,16 @@ public struct ArgumentCompleter: Sendable {
   static let memeIDs = ArgumentCompleter { shell, _, partial in
     let memes = (try? shell.store.memes()) ?? []
     return memes.filter { String($0.id).hasPrefix(partial) }.map { meme in
-      let captions = [meme.top, meme.bottom].map { Display.cell($0, limit: 24) }
-        .joined(separator: " | ")
+      // `top | bottom`, as typed to 'caption'; an empty caption leaves no dangling bar.
+      let top = Display.cell(meme.top, limit: 24)
+      let bottom = Display.cell(meme.bottom, limit: 24)
+      let captions =
+        switch (top.isEmpty, bottom.isEmpty) {
+        case (true, true): "(no captions)"
+        case (false, true): top
+        case (true, false): "| " + bottom
+        case (false, false): top + " | " + bottom
+        }
       return CompletionCandidate(insertion: String(meme.id), display: "\(meme.id)  \(captions)")
     }
   }

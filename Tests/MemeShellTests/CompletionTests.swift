@@ -62,6 +62,26 @@ import Testing
 }
 
 extension CompletionTests {
+  /// Meme ids are listed with their captions as 'caption' takes them, with no dangling bar.
+  @Test func memeIDsAreListedWithTheirCaptions() throws {
+    let (shell, _) = try makeShell()
+    let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("transcripts/images/cat.png").path
+    for captions in ["one | two", "only top |", "| only bottom", "|"] {
+      #expect(shell.run(line: "load '\(images)'"))
+      #expect(shell.run(line: "caption \(captions)"))
+      #expect(shell.run(line: "share"))
+    }
+    #expect(
+      shell.complete("show ").candidates.map(\.display) == [
+        "1  one | two", "2  only top", "3  | only bottom", "4  (no captions)",
+      ])
+    #expect(shell.complete("show 3").candidates.map(\.insertion) == ["3"])
+  }
+}
+
+extension CompletionTests {
   /// `font` completes font names, and font files and folders once the word is a path.
   @Test func fontOffersFontFilesOnceTheWordIsAPath() throws {
     let (shell, scratch) = try makeShell()
