@@ -101,8 +101,26 @@ public final class Shell: @unchecked Sendable {
     case .detail(let id): return "memesh:meme \(id)> "
     case .editor:
       guard let picture = state.picture else { return "memesh:edit> " }
-      return "memesh:edit \(Display.cell(picture.displayName, limit: 32))> "
+      return "memesh:edit \(Self.promptName(picture.displayName))> "
     }
+  }
+
+  /// A picture's name for the prompt: at most 32 columns, cut in the middle so the end of the
+  /// name and its extension stay (`a very long file…sofa.png`).
+  static func promptName(_ name: String) -> String {
+    let escaped = Display.escaped(name)
+    guard Display.columns(escaped) > 32 else { return escaped }
+    var tail: [Character] = []
+    var tailColumns = 0
+    for character in escaped.reversed() {
+      let width = Display.columns(character)
+      if tailColumns + width > 12 { break }
+      tail.insert(character, at: 0)
+      tailColumns += width
+    }
+    let head = Display.truncated(
+      String(escaped.dropLast(tail.count)), toColumns: 32 - tailColumns)
+    return (head.hasSuffix("…") ? head : head + "…") + String(tail)
   }
 
   /// What a terminal session shows first: a one-line banner, then the sent memes' table when the

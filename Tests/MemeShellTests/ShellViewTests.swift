@@ -214,3 +214,20 @@ extension ShellViewTests {
     #expect(shell.view == .sent)
   }
 }
+
+extension ShellViewTests {
+  /// A long picture name is cut in the middle in the prompt: its end and extension stay.
+  @Test func theEditorPromptKeepsTheEndOfALongName() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    let long = home.appendingPathComponent(
+      "a very long file name for a picture of my cat sleeping on the sofa.png")
+    try FileManager.default.copyItem(at: Self.images.appendingPathComponent("cat.png"), to: long)
+    let (shell, _) = makeShell(home: home)
+    #expect(shell.run(line: "load '\(long.path)'"))
+    #expect(shell.prompt == "memesh:edit a very long file na…the sofa.png> ")
+    #expect(Shell.promptName("猫 ☕.jpg") == "猫 ☕.jpg")
+    #expect(Shell.promptName(String(repeating: "猫", count: 20) + ".jpg") == "猫猫猫猫猫猫猫猫猫…猫猫猫猫.jpg")
+  }
+}
