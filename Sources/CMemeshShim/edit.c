@@ -1,9 +1,14 @@
-// wcwidth is declared only for X/Open sources.
-#define _XOPEN_SOURCE 700
+// wcwidth is declared only for X/Open sources, ppoll only for GNU ones.
+#define _GNU_SOURCE
 #include "memesh_edit.h"
 
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 EditLine *memesh_edit_open(const char *program) {
   return el_init(program, stdin, stdout, stderr);
@@ -49,7 +54,59 @@ int memesh_edit_set_history(EditLine *editor, HistoryW *history) {
 }
 
 int memesh_edit_set_reader(EditLine *editor, memesh_edit_reader reader) {
-  return el_wset(editor, EL_GETCFN, reader ? reader : EL_BUILTIN_GETCFN);
+  return el_wset(editor, EL_GETCFN, reader ? reader : memesh_edit_read_key);
+}
+
+// MARK: - Window size changes
+
+int memesh_edit_hold_resizes(void) {
+  sigset_t resizes;
+  sigemptyset(&resizes);
+  sigaddset(&resizes, SIGWINCH);
+  return pthread_sigmask(SIG_BLOCK, &resizes, NULL);
+}
+
+static volatile sig_atomic_t interrupt_pending;
+
+int memesh_edit_read_key(EditLine *editor, wchar_t *character) {
+  (void)editor;
+  sigset_t waiting;
+  pthread_sigmask(SIG_SETMASK, NULL, &waiting);
+  sigdelset(&waiting, SIGWINCH);
+  mbstate_t state;
+  memset(&state, 0, sizeof state);
+  int partial = 0;
+  for (;;) {
+    if (!partial) {
+      // A resize pending since the last key is handled here, by libedit's own handler.
+      struct pollfd input = {STDIN_FILENO, POLLIN, 0};
+      if (ppoll(&input, 1, NULL, &waiting) < 0) {
+        if (errno == EINTR && !interrupt_pending) continue;
+        return -1;
+      }
+    }
+    char byte;
+    ssize_t count = read(STDIN_FILENO, &byte, 1);
+    if (count == 0) return 0;
+    if (count < 0) {
+      if (errno == EINTR && !interrupt_pending) continue;
+      return -1;
+    }
+    wchar_t decoded;
+    size_t used = mbrtowc(&decoded, &byte, 1, &state);
+    if (used == (size_t)-2) {
+      partial = 1;
+      continue;
+    }
+    partial = 0;
+    if (used == (size_t)-1) {
+      // Not a character in this locale: dropped, as a terminal would show nothing for it.
+      memset(&state, 0, sizeof state);
+      continue;
+    }
+    *character = used == 0 ? L'\0' : decoded;
+    return 1;
+  }
 }
 
 int memesh_edit_prepare_terminal(EditLine *editor, int editing) {
@@ -89,7 +146,6 @@ int memesh_history_clear(HistoryW *history) {
 
 // MARK: - Ctrl-C while a command runs
 
-static volatile sig_atomic_t interrupt_pending = 0;
 static struct sigaction previous_action;
 static int catching = 0;
 

@@ -1,3 +1,4 @@
+import CMemeshShim
 import Foundation
 import MemeCore
 import MemeMedia
@@ -16,6 +17,8 @@ public enum Launcher {
   /// Runs and returns the process exit status.
   public static func run(_ options: LaunchOptions) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
+    // Before any thread starts: libedit's resize handler must only run in its key reader.
+    memesh_edit_hold_resizes()
     let environment = ProcessInfo.processInfo.environment
     let home = homeURL(options, environment: environment)
 

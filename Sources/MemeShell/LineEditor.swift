@@ -176,8 +176,11 @@ public final class LineEditor: LineReader {
   private func configure() {
     memesh_edit_set_client(editor, Unmanaged.passUnretained(self).toOpaque())
     memesh_edit_set_editor(editor, "emacs")
-    // libedit follows SIGWINCH (width) and SIGCONT (redraw) while it edits.
+    // libedit follows SIGWINCH (width) and SIGCONT (redraw) while it edits; keys come through
+    // memesh_edit_read_key, the only place the resize handler may run (see
+    // memesh_edit_hold_resizes).
     memesh_edit_set_signal(editor, 1)
+    memesh_edit_set_reader(editor, nil)
     // Ctrl-C and Ctrl-Z reach memesh as keys while editing instead of signalling the whole
     // process group (make, a parent script): Ctrl-C then drops just the line.
     memesh_edit_setty(editor, "-isig")

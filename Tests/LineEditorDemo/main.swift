@@ -2,6 +2,7 @@
 // (and for trying the keys by hand): `line-editor-demo HISTORY-FILE|- [PROMPT]`.
 // Prints each event as `line: TEXT` (TEXT with Swift escapes), `interrupt` or `end`; the line
 // `work` runs a 5-second "command" that reports whether Ctrl-C interrupted it.
+import CMemeshShim
 import Foundation
 import MemeShell
 
@@ -27,6 +28,8 @@ let completer: Completer = { before in
 var noSignals = sigset_t()
 sigemptyset(&noSignals)
 sigprocmask(SIG_SETMASK, &noSignals, nil)
+// As memesh does: window size changes reach libedit only while it waits for a key.
+memesh_edit_hold_resizes()
 
 let arguments = CommandLine.arguments
 let historyFile =

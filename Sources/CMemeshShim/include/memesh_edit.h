@@ -36,8 +36,18 @@ int memesh_edit_setty(EditLine *editor, const char *mode);
 int memesh_edit_set_history(EditLine *editor, HistoryW *history);
 /// A libedit character reader: stores one key in `character`, returns 1, 0 at the end, -1 on error.
 typedef int (*memesh_edit_reader)(EditLine *editor, wchar_t *character);
-/// el_wset(EL_GETCFN): where keys come from (NULL: libedit's own reader).
+/// el_wset(EL_GETCFN): where keys come from (NULL: memesh_edit_read_key).
 int memesh_edit_set_reader(EditLine *editor, memesh_edit_reader reader);
+
+/// Blocks SIGWINCH in the calling thread and every thread it starts afterwards: call first
+/// thing, before any thread exists. libedit's SIGWINCH handler (EL_SIGNAL) calls el_resize,
+/// which allocates; run in a thread the signal caught inside malloc, it corrupts the heap.
+int memesh_edit_hold_resizes(void);
+/// memesh's key reader for libedit: waits for a key in ppoll with SIGWINCH let through (so
+/// libedit's handler runs only there, where it interrupts nothing), then reads one character
+/// (decoded as the locale says). 1 with a key, 0 at the end of input, -1 on an error or a
+/// Ctrl-C signal.
+int memesh_edit_read_key(EditLine *editor, wchar_t *character);
 /// el_set(EL_PREP_TERM): puts the terminal in (1) or out of (0) libedit's editing mode.
 int memesh_edit_prepare_terminal(EditLine *editor, int editing);
 /// el_get(EL_GETTC, "co"): the terminal width libedit currently uses, or 0.
