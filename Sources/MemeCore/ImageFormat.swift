@@ -3,6 +3,14 @@ public enum ImageFormat: String, Sendable, Equatable, Codable, CaseIterable {
   case png
   case jpeg
 
+  /// The format's name in messages: "PNG", "JPEG".
+  public var name: String {
+    switch self {
+    case .png: "PNG"
+    case .jpeg: "JPEG"
+    }
+  }
+
   /// The usual file extension, without the dot.
   public var fileExtension: String {
     switch self {

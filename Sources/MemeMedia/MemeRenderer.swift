@@ -215,7 +215,7 @@ public struct MemeRenderer: Sendable {
     guard status == Int32(MEMESH_OK), let out else {
       let reason = String(
         decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw MemeError("cannot encode \(format == .png ? "PNG" : "JPEG"): \(reason)")
+      throw MemeError("cannot encode \(format.name): \(reason)")
     }
     return Data(bytesNoCopy: out, count: size, deallocator: .free)
   }

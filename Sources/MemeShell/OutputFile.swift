@@ -62,6 +62,14 @@ enum OutputFile {
     }
   }
 
+  /// Refuses `path` when its extension names a format memesh does not write, saying how to
+  /// `fix` it: `share: cannot write 'x.gif': memesh writes PNG or JPEG, not GIF (…)`.
+  static func refuseUnwritableFormat(_ path: String, command: String, fix: String) throws {
+    guard let other = unwritableFormat(ofPath: path) else { return }
+    throw ShellError(
+      "\(command): cannot write '\(path)': memesh writes PNG or JPEG, not \(other) (\(fix))")
+  }
+
   /// Writes `data` to `path` atomically; refuses anything but a regular file (or a new name).
   static func write(_ data: Data, to path: String) throws {
     try moveIntoPlace(try writeTemporary(data, for: path), path)

@@ -113,8 +113,9 @@ extension Shell {
     // Scripts and pipes see only what their commands print; a person at a terminal is told,
     // under the banner.
     if settings.interactive {
-      restoredDraftNote =
+      let note =
         "restored the draft\(summary) with \(states.count) undo steps; 'new' starts a blank one"
+      startMessages.append((isWarning: false, text: note))
     }
     return true
   }

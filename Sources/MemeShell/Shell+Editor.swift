@@ -45,11 +45,11 @@ extension Shell {
     }
     let wasEditing = state.editingID
     apply(.load(picture), label: "load \(picture.displayName)")
-    let format = picture.format == .png ? "PNG" : "JPEG"
     let turned =
       decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
     let size = try picture.size
-    console.line("\(picture.displayName): \(size.width)×\(size.height) \(format)\(turned)")
+    console.line(
+      "\(picture.displayName): \(size.width)×\(size.height) \(picture.format.name)\(turned)")
     // 'edit' promised that share updates the meme; another picture ends that, so say so.
     if let id = wasEditing, state.editingID == nil {
       console.line("no longer editing meme \(id): 'share' saves a new meme ('undo' goes back)")
@@ -263,11 +263,7 @@ extension Shell {
     let picture = try requirePicture(for: "preview")
     if let out = parsed.values["--out"] {
       let path = OutputFile.destination(out, defaultName: "preview.png")
-      if let other = OutputFile.unwritableFormat(ofPath: path) {
-        throw ShellError(
-          "preview: cannot write '\(path)': memesh writes PNG or JPEG, not \(other) "
-            + "(name it .png or .jpg)")
-      }
+      try OutputFile.refuseUnwritableFormat(path, command: "preview", fix: "name it .png or .jpg")
       let format = OutputFile.format(ofPath: path) ?? .png
       let rendered = try MemeRendering.render(
         state, picture: picture, format: format, catalog: catalog)

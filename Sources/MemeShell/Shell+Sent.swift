@@ -336,11 +336,10 @@ extension Shell {
     // The stored bytes are copied as they are: a name for another format would mislabel them.
     let named = OutputFile.format(ofPath: path)
     if let other = OutputFile.unwritableFormat(ofPath: path)
-      ?? named.flatMap({ $0 == meme.format ? nil : $0 == .png ? "PNG" : "JPEG" })
+      ?? named.flatMap({ $0 == meme.format ? nil : $0.name })
     {
-      let kind = meme.format == .png ? "PNG" : "JPEG"
       throw ShellError(
-        "export: cannot write '\(path)': meme \(id) is a \(kind), not \(other) "
+        "export: cannot write '\(path)': meme \(id) is a \(meme.format.name), not \(other) "
           + "(name it .\(meme.format.fileExtension))")
     }
     try OutputFile.write(data, to: path)

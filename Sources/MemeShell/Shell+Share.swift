@@ -48,10 +48,9 @@ extension Shell {
     let format =
       requested ?? destination.flatMap { OutputFile.format(ofPath: $0) } ?? picture.format
     if let destination {
-      if requested == nil, let other = OutputFile.unwritableFormat(ofPath: destination) {
-        throw ShellError(
-          "share: cannot write '\(destination)': memesh writes PNG or JPEG, not \(other) "
-            + "(name it .png or .jpg, or add --format png)")
+      if requested == nil {
+        try OutputFile.refuseUnwritableFormat(
+          destination, command: "share", fix: "name it .png or .jpg, or add --format png")
       }
       try checkWritable(destination)
     }

@@ -45,11 +45,9 @@ public final class Shell: @unchecked Sendable {
   public var interruptRequested: @Sendable () -> Bool = { false }
   /// Whether a failed draft save was reported already (reported once, not after every change).
   var draftSaveFailed = false
-  /// What a person at a terminal is told about the restored draft, after the banner (`greet`).
-  var restoredDraftNote: String?
-  /// What opening the store and the draft had to say, kept for under the banner when a person
-  /// is at the terminal (`greet`); said at once otherwise.
-  var startWarnings: [String] = []
+  /// What opening the store and the draft had to say to a person at a terminal, kept for under
+  /// the banner (`greet`): warnings, and the note on the restored draft.
+  var startMessages: [(isWarning: Bool, text: String)] = []
 
   /// Opens the store and the draft under `home`, restoring the draft with a notice.
   public init(
@@ -123,19 +121,21 @@ public final class Shell: @unchecked Sendable {
     return (head.hasSuffix("…") ? head : head + "…") + String(tail)
   }
 
-  /// What a terminal session shows first: a one-line banner, then the sent memes' table when the
-  /// session starts there.
-  /// A warning from opening the store or the draft: under the banner in a terminal.
+  /// A warning from opening the store or the draft: under the banner in a terminal, at once
+  /// otherwise.
   func startWarning(_ text: String) {
-    if settings.interactive { startWarnings.append(text) } else { console.warning(text) }
+    if settings.interactive { startMessages.append((true, text)) } else { console.warning(text) }
   }
 
+  /// What a terminal session shows first: a one-line banner, what opening the store and the
+  /// draft had to say, then the sent memes' table when the session starts there.
   public func greet() {
     console.line(
       "memesh \(MemeshVersion.current): 'help' lists the commands; Tab completes; Ctrl-D quits")
-    for warning in startWarnings { console.warning(warning) }
-    startWarnings = []
-    if let note = restoredDraftNote { console.note(note) }
+    for message in startMessages {
+      if message.isWarning { console.warning(message.text) } else { console.note(message.text) }
+    }
+    startMessages = []
     if view == .sent { showSentMemes() }
     if view == .editor, state.picture == nil {
       console.line("new meme: 'load PATH' a picture (Tab completes file names), then 'top TEXT'")
