@@ -70,6 +70,21 @@ enum OutputFile {
       "\(command): cannot write '\(path)': memesh writes PNG or JPEG, not \(other) (\(fix))")
   }
 
+  /// Why `path` cannot be written at all, or nil: no name, or something there that is not a
+  /// regular file (a folder, a device, a FIFO).
+  static func refusal(of path: String) -> String? {
+    guard !path.isEmpty else { return "no file name given" }
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "is a directory"
+    case S_IFCHR, S_IFBLK: return "is a device; memesh only writes regular files"
+    case S_IFIFO: return "is a FIFO; memesh only writes regular files"
+    default: return "not a regular file"
+    }
+  }
+
   /// Writes `data` to `path` atomically; refuses anything but a regular file (or a new name).
   static func write(_ data: Data, to path: String) throws {
     try moveIntoPlace(try writeTemporary(data, for: path), path)
@@ -78,17 +93,7 @@ enum OutputFile {
   /// The first half of `write`: writes and flushes `data` to a new temporary file beside `path`
   /// (after refusing a `path` that is not a regular file) and returns the temporary's path.
   static func writeTemporary(_ data: Data, for path: String) throws -> String {
-    guard !path.isEmpty else { throw MemeError("cannot write '': no file name given") }
-    var status = stat()
-    if stat(path, &status) == 0 {
-      switch status.st_mode & S_IFMT {
-      case S_IFREG: break
-      case S_IFDIR: throw failure(path, "is a directory")
-      case S_IFCHR, S_IFBLK: throw failure(path, "is a device; memesh only writes regular files")
-      case S_IFIFO: throw failure(path, "is a FIFO; memesh only writes regular files")
-      default: throw failure(path, "not a regular file")
-      }
-    }
+    if let refusal = refusal(of: path) { throw failure(path, refusal) }
     let folder = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
     let temporary =

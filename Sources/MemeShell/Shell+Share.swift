@@ -131,16 +131,8 @@ extension Shell {
   /// Refuses before rendering what the write would refuse after (no name, a device, a folder
   /// missing or not writable), so a share that cannot write its file saves nothing either.
   private func checkWritable(_ path: String) throws {
-    guard !path.isEmpty else { throw ShellError("share: cannot write '': no file name given") }
-    var status = stat()
-    if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-      let kind: String
-      switch status.st_mode & S_IFMT {
-      case S_IFCHR, S_IFBLK: kind = "is a device; memesh only writes regular files"
-      case S_IFIFO: kind = "is a FIFO; memesh only writes regular files"
-      default: kind = "not a regular file"
-      }
-      throw ShellError("share: cannot write '\(path)': \(kind)")
+    if let refusal = OutputFile.refusal(of: path) {
+      throw ShellError("share: cannot write '\(path)': \(refusal)")
     }
     let folder = (path as NSString).deletingLastPathComponent
     var isFolder: ObjCBool = false
