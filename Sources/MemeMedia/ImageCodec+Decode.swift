@@ -133,22 +133,20 @@ extension ImageCodec {
   static func userWording(_ reason: String) -> String {
     var line = reason.split(whereSeparator: \.isNewline).joined(separator: " ")
     while line.hasSuffix(".") { line.removeLast() }
-    guard let first = line.first else { return "unknown error" }
-    // Lowercase "Not a JPEG file" but keep acronyms such as "IHDR" or "JPEG".
-    let second = line.dropFirst().first
-    if first.isUppercase, second.map({ !$0.isUppercase }) ?? true {
-      line = first.lowercased() + line.dropFirst()
-    }
+    guard !line.isEmpty else { return "unknown error" }
     // libpng names the chunk first: "IDAT: Too much image data" reads "IDAT: too much image data".
     let chunk = line.prefix(6)
     if chunk.count == 6, chunk.hasSuffix(": "), chunk.prefix(4).allSatisfy(\.isLetter) {
-      let rest = line.dropFirst(6)
-      if let word = rest.first, word.isUppercase,
-        rest.dropFirst().first.map({ !$0.isUppercase }) ?? true
-      {
-        line = chunk + word.lowercased() + rest.dropFirst()
-      }
+      return lowercasingFirstWord(chunk) + lowercasingFirstWord(line.dropFirst(6))
     }
-    return line
+    return lowercasingFirstWord(Substring(line))
+  }
+
+  /// "Not a JPEG file" as "not a JPEG file", keeping acronyms such as "IHDR" or "JPEG".
+  private static func lowercasingFirstWord(_ text: Substring) -> String {
+    guard let first = text.first, first.isUppercase,
+      text.dropFirst().first.map({ !$0.isUppercase }) ?? true
+    else { return String(text) }
+    return first.lowercased() + text.dropFirst()
   }
 }
