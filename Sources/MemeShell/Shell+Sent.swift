@@ -214,19 +214,6 @@ extension Shell {
     guard arguments.count <= 1 else { throw arguments.usageError() }
     let meme = try store.meme(id: id)
     view = .detail(id: id)
-    if settings.previewMode != .none, let window = drawingWindow,
-      store.problem(of: meme, needing: [\.memeFile]) == nil
-    {
-      let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
-      let decoded = try ImageCodec.decode(data, name: "meme \(id)")
-      let picture = TerminalPreview.draw(
-        decoded.image, mode: settings.previewMode,
-        colorDepth: TerminalCapabilities.detect(environment: environment).colorDepth,
-        maxColumns: window.cells.columns,
-        maxRows: max(4, window.cells.rows - Self.showFactLines - 2),
-        environment: environment, cellPixelSize: window.cellPixelSize)
-      console.picture(picture.text)
-    }
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]
     // `key: value`, or `key:` alone for an empty value, as `info` writes them (no line ends in
@@ -239,13 +226,24 @@ extension Shell {
       ("modified", formatter.string(from: meme.modified)),
       ("file", store.url(for: meme.memeFile).path),
     ]
+    if settings.previewMode != .none, let window = drawingWindow,
+      store.problem(of: meme, needing: [\.memeFile]) == nil
+    {
+      let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
+      let decoded = try ImageCodec.decode(data, name: "meme \(id)")
+      // The picture leaves room for the facts under it, the typed command and the next prompt:
+      // all of it fits in the window, nothing scrolls away.
+      let picture = TerminalPreview.draw(
+        decoded.image, mode: settings.previewMode,
+        colorDepth: TerminalCapabilities.detect(environment: environment).colorDepth,
+        maxColumns: window.cells.columns,
+        maxRows: max(4, window.cells.rows - facts.count - 2),
+        environment: environment, cellPixelSize: window.cellPixelSize)
+      console.picture(picture.text)
+    }
     for (key, value) in facts { console.line(value.isEmpty ? "\(key):" : "\(key): \(value)") }
     if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
   }
-
-  /// The lines of facts `show` prints under the picture. The picture leaves room for them, the
-  /// typed command and the next prompt: all of it fits in the window, nothing scrolls away.
-  static let showFactLines = 10
 
   /// The meme the detail view shows, if it is the view.
   var currentDetailID: Int? {
