@@ -150,47 +150,37 @@ typedef struct {
 #define MEMESH_LAZY_ENTRY(library, name) {library, #name, &memesh_slot_##name},
 static const lazy_function functions[] = {MEMESH_LAZY_FUNCTIONS(MEMESH_LAZY_ENTRY)};
 
-static pthread_once_t library_once[LIBRARY_COUNT] = {
-    PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-    PTHREAD_ONCE_INIT};
-
 /* A library memesh is built against is missing or broken: nothing sensible can follow. */
 static void lazy_fail(const char *what) {
   fprintf(stderr, "error: %s (reinstall it, or run 'make deps')\n", what);
   exit(1);
 }
 
-#define MEMESH_LOAD_LIBRARY(index)                                                              \
-  static void load_library_##index(void) {                                                      \
-    void *handle = dlopen(library_names[index], RTLD_NOW | RTLD_LOCAL);                         \
-    if (handle == NULL) lazy_fail(dlerror());                                                   \
-    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {                       \
-      if (functions[i].library != index) continue;                                              \
-      void *address = dlsym(handle, functions[i].name);                                         \
-      if (address == NULL) lazy_fail(dlerror());                                                \
-      __atomic_store_n(functions[i].slot, address, __ATOMIC_RELEASE);                           \
-    }                                                                                           \
-  }
-MEMESH_LOAD_LIBRARY(FREETYPE)
-MEMESH_LOAD_LIBRARY(HARFBUZZ)
-MEMESH_LOAD_LIBRARY(FONTCONFIG)
-MEMESH_LOAD_LIBRARY(CHAFA)
-MEMESH_LOAD_LIBRARY(GLIB)
-
-static void (*const library_loaders[LIBRARY_COUNT])(void) = {
-    load_library_FREETYPE, load_library_HARFBUZZ, load_library_FONTCONFIG, load_library_CHAFA,
-    load_library_GLIB};
+static pthread_mutex_t loading = PTHREAD_MUTEX_INITIALIZER;
+static int loaded[LIBRARY_COUNT];
 
 /* Called by memesh_lazy_first with the slot of the function being called: loads its library
-   once (other threads wait in pthread_once); the slot then holds the real function. */
+   and fills every slot of it, once (a second thread waits for the first); the slot then holds
+   the real function. */
 __attribute__((used, visibility("hidden"))) void memesh_lazy_resolve(void **slot) {
-  for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
-    if (functions[i].slot == slot) {
-      pthread_once(&library_once[functions[i].library], library_loaders[functions[i].library]);
-      return;
+  size_t count = sizeof functions / sizeof functions[0];
+  size_t called = 0;
+  while (called < count && functions[called].slot != slot) called++;
+  if (called == count) lazy_fail("an unknown library function was called");
+  enum memesh_lazy_library library = functions[called].library;
+  pthread_mutex_lock(&loading);
+  if (!loaded[library]) {
+    void *handle = dlopen(library_names[library], RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) lazy_fail(dlerror());
+    for (size_t i = 0; i < count; i++) {
+      if (functions[i].library != library) continue;
+      void *address = dlsym(handle, functions[i].name);
+      if (address == NULL) lazy_fail(dlerror());
+      __atomic_store_n(functions[i].slot, address, __ATOMIC_RELEASE);
     }
+    loaded[library] = 1;
   }
-  lazy_fail("an unknown library function was called");
+  pthread_mutex_unlock(&loading);
 }
 
 /* Entered by a first-call stub (the slot in %r11, the caller's arguments in their registers,
