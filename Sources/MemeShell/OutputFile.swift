@@ -35,7 +35,7 @@ enum OutputFile {
 
   /// The format a file name asks for by its extension, if any.
   static func format(ofPath path: String) -> ImageFormat? {
-    let ext = (path as NSString).pathExtension.lowercased()
+    let ext = PathName(path).pathExtension.lowercased()
     switch ext {
     case "png": return .png
     case "jpg", "jpeg", "jpe", "jfif": return .jpeg
@@ -46,7 +46,7 @@ enum OutputFile {
   /// The picture format memesh does not write that `path`'s extension names ("GIF" for
   /// `x.gif`), or nil: writing a PNG or a JPEG under that name would mislabel it.
   static func unwritableFormat(ofPath path: String) -> String? {
-    switch (path as NSString).pathExtension.lowercased() {
+    switch PathName(path).pathExtension.lowercased() {
     case "gif": "GIF"
     case "webp": "WebP"
     case "bmp": "BMP"
@@ -93,8 +93,8 @@ enum OutputFile {
   /// of a memesh killed while writing into that folder are removed first (their names prove it).
   static func atomicFile(for path: String) throws -> AtomicFile {
     if let refusal = refusal(of: path) { throw failure(path, refusal) }
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
+    let folder = PathName(path).folder
+    let name = PathName(path).lastComponent
     let directory: Directory
     do {
       directory = try Directory.open(folder, followingSymlink: true)
