@@ -424,6 +424,27 @@ def main():
     assert mean_difference(turned, expected) < 8, mean_difference(turned, expected)
     assert mean_difference(turned, expected.transpose(Image.Transpose.ROTATE_180)) > 20
 
+    # Bombs, small files that would cost much to decode: one 64×64 tile referenced by a 64×64
+    # grid 4096 times (a 4096×4096 picture, under the pixel cap, but 4096 decoder runs), and
+    # grids that claim 30000×30000 pixels (libheif reads it; memesh's pixel cap refuses it) and
+    # 100000×100000 (over libheif's own limit of 32768 on a side).
+    coded = encoded_picture(encode(scene.crop((0, 0, 64, 64)), scratch, "bomb-tile"))
+    tile = Item(coded["type"], coded["data"], [(coded["config"], True), (ispe(64, 64), False)],
+                hidden=True)
+
+    def bomb(name, rows, columns, width, height):
+        description = struct.pack(">BBBBII", 0, 1, rows - 1, columns - 1, width, height)
+        grid = Item("grid", description, [(ispe(width, height), False)], in_idat=True)
+        write(name, assemble("heic", [grid, tile], grid,
+                             [("dimg", grid, [tile] * (rows * columns))]))
+        return subprocess.run(["heif-info", os.path.join(out_dir, name)], capture_output=True,
+                              text=True)
+
+    assert bomb("bomb-4096-tiles.heic", 64, 64, 4096, 4096).returncode == 0
+    assert bomb("bomb-30000x30000.heic", 1, 1, 30000, 30000).returncode == 0
+    refused = bomb("bomb-100000x100000.heic", 1, 1, 100000, 100000)
+    assert "Security limit exceeded" in refused.stdout + refused.stderr, refused
+
     # The trap as heif-enc leaves it: a JPEG with EXIF orientation 6 becomes a HEIC whose EXIF
     # still says 6 and whose pixels are stored unrotated, with no irot. HEIF readers show it as
     # stored (16×24): the EXIF orientation is never applied to a HEIF picture.
