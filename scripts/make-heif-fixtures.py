@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Makes the small HEIC/AVIF fixtures in Tests/MemeMediaTests/Fixtures/heif/ and the reference
-pixels libheif's own decoder gives for them (run once; the results are committed, the tests
-never run this).
+pixels libheif's own decoder gives for them, and the seeds of the heif fuzz target in
+Tests/Fuzz/corpus/heif/ (run once; the results are committed, the tests never run this).
 
 Needs Debian's libheif-examples (heif-enc, heif-convert, heif-info), libavif-bin (avifenc) and
 python3-pil; run with Debian's /usr/bin/python3.
@@ -465,6 +465,15 @@ def main():
     with open(os.path.join(reference_dir, "icc.heic.icc"), "wb") as file:
         file.write(profile)
     keep_reference("icc.heic")
+
+    # Seeds for the fuzz target (Tests/Fuzz/corpus/heif): one of each kind.
+    if out_dir == DEFAULT_OUT:
+        corpus = os.path.join(ROOT, "Tests", "Fuzz", "corpus", "heif")
+        shutil.rmtree(corpus, ignore_errors=True)
+        os.makedirs(corpus)
+        for name in ("cat.heic", "cat.avif", "cat-10bit.avif", "alpha.heic", "icc.heic",
+                     "grid-irot-exif-6.heic", "orientation-5.heic", "exif-6-no-irot.heic"):
+            shutil.copy(os.path.join(out_dir, name), corpus)
 
     for name in sorted(os.listdir(out_dir)):
         path = os.path.join(out_dir, name)

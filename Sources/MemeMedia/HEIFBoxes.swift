@@ -23,18 +23,19 @@ enum HEIFBoxes {
     return nil
   }
 
-  /// The major brand and every compatible brand of a file that starts with an `ftyp` box.
+  /// The major brand and the compatible brands of a file that starts with an `ftyp` box (those
+  /// within `data`: the first 16 bytes hold only the major brand).
   static func brands(_ data: Data) -> [String]? {
     let bytes = [UInt8](data.prefix(4096))
-    guard bytes.count >= 16, String(decoding: bytes[4..<8], as: UTF8.self) == "ftyp" else {
+    guard bytes.count >= 12, String(decoding: bytes[4..<8], as: UTF8.self) == "ftyp" else {
       return nil
     }
     let size = Int(readUInt32(bytes, at: 0))
-    guard size >= 16, size <= bytes.count else { return nil }
+    guard size >= 16, size <= 4096 else { return nil }
     // Major brand (8..<12), minor version (12..<16), then compatible brands to the box's end.
     var found = [fourCC(bytes, at: 8)]
     var offset = 16
-    while offset + 4 <= size {
+    while offset + 4 <= min(size, bytes.count) {
       found.append(fourCC(bytes, at: offset))
       offset += 4
     }

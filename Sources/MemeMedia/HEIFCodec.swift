@@ -14,45 +14,50 @@ struct HEIFPicture {
   var warnings: [String]
 }
 
-/// HEIC/HEIF and AVIF through libheif (its HEVC decoder is libde265, its AV1 decoder dav1d or
-/// aom): the primary image only, decoded to RGBA.
+/// HEIC/HEIF and AVIF through libheif (libde265 decodes HEVC, libaom AV1): the primary image
+/// only, decoded to RGBA.
 enum HEIFCodec {
-  /// Most pictures a primary image may be built from (a grid's tiles). A 12-MP phone photo has
-  /// 48 tiles of 512×512, a 200-MP one 768; libheif decodes each tile with a fresh decoder, so
-  /// thousands of tiny tiles would cost time out of proportion to the pixels.
-  static let maxTiles = 1024
-
   /// True when `data` starts with an `ftyp` box naming a HEIF brand (heic, heix, hevc, heim,
   /// heis, mif1, msf1, avif, avis …).
   static func sniff(_ data: Data) -> Bool { HEIFBoxes.isAVIF(data) != nil }
 
-  /// The primary image's size as shown (after irot, imir and clap), from the boxes alone.
-  static func size(of data: Data) throws(MemeDecodeFailure) -> PixelSize {
-    try HEIFFile(data).primary().size
-  }
-
   /// Decodes the primary image to upright RGBA, within `limits`.
   static func decode(_ data: Data, limits: DecodeLimits) throws(MemeDecodeFailure) -> HEIFPicture
   {
-    let tiles = HEIFBoxes.derivedPictureCount(data) ?? 0
-    guard tiles <= maxTiles else {
-      throw MemeDecodeFailure(
-        "the picture is built from \(tiles) tiles, more than the limit of \(maxTiles) "
-          + "(a decompression bomb?)")
+    let decoder = try HEIFDecoder(data, limits: limits)
+    let count = decoder.size.width * decoder.size.height * 4
+    var failure: MemeDecodeFailure?
+    let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      guard let base = buffer.baseAddress else { return }
+      do throws(MemeDecodeFailure) {
+        try decoder.read(into: base, progress: nil)
+        initialized = count
+      } catch {
+        failure = error
+      }
     }
-    let file = try HEIFFile(data)
-    let handle = try file.primary()
-    let size = handle.size
-    guard size.width > 0, size.height > 0 else { throw MemeDecodeFailure("the picture is empty") }
-    guard size.width * size.height <= limits.maxPixels else {
-      throw MemeDecodeFailure(pixelCapReason(size, limits: limits))
-    }
-    let isAVIF = HEIFBoxes.isAVIF(data) ?? false
-    let decoded = try handle.decodeRGBA(decoder: isAVIF ? aomDecoder : nil)
+    if let failure { throw failure }
     return HEIFPicture(
-      image: decoded.image, isAVIF: isAVIF,
-      iccProfile: handle.rgbProfile, warnings: decoded.warnings)
+      image: RGBAImage(width: decoder.size.width, height: decoder.size.height, pixels: pixels),
+      isAVIF: decoder.isAVIF, iccProfile: decoder.iccProfile, warnings: decoder.warnings)
   }
+
+  /// The pixel cap's reason in the words of CMemeshShim's check_pixels (PNG and JPEG).
+  static func pixelCapReason(_ size: PixelSize, limits: DecodeLimits) -> String {
+    let whole = limits.maxPixels % 1_000_000 == 0
+    let limit = whole ? limits.maxPixels / 1_000_000 : limits.maxPixels
+    let unit = (whole ? "megapixel" : "pixel") + (limit == 1 ? "" : "s")
+    return "the picture is \(size.width)×\(size.height) pixels, more than the limit of \(limit) \(unit)"
+  }
+}
+
+/// One HEIC or AVIF file opened by libheif: its boxes are read and its size checked against
+/// the limits; `read` decodes the pixels.
+final class HEIFDecoder {
+  /// Most pictures a primary image may be built from (a grid's tiles). A 12-MP phone photo has
+  /// 48 tiles of 512×512, a 200-MP one 768; libheif decodes each tile with a fresh decoder, so
+  /// thousands of tiny tiles would cost time out of proportion to the pixels.
+  static let maxTiles = 1024
 
   /// libheif's name for libaom's AV1 decoder. AVIF goes through it rather than libheif's first
   /// choice, dav1d: libheif 1.15 leaves dav1d's default logger on, which writes lines such as
@@ -60,12 +65,45 @@ enum HEIFCodec {
   /// libheif alone (and gives the same pixels).
   private static let aomDecoder: StaticString = "aom"
 
-  /// The pixel cap's reason in the words of CMemeshShim's check_pixels (PNG and JPEG).
-  private static func pixelCapReason(_ size: PixelSize, limits: DecodeLimits) -> String {
-    let whole = limits.maxPixels % 1_000_000 == 0
-    let limit = whole ? limits.maxPixels / 1_000_000 : limits.maxPixels
-    let unit = (whole ? "megapixel" : "pixel") + (limit == 1 ? "" : "s")
-    return "the picture is \(size.width)×\(size.height) pixels, more than the limit of \(limit) \(unit)"
+  /// True for AVIF (an AV1 brand in `ftyp`), false for HEIC/HEIF.
+  let isAVIF: Bool
+  /// The size after the file's transforms (irot turns it, clap cuts it): what `read` writes.
+  let size: PixelSize
+  /// The RGB colour profile (ICC) of the file's `colr` box.
+  let iccProfile: Data?
+  /// Problems libheif worked around while decoding, in its words.
+  private(set) var warnings: [String] = []
+  private let handle: HEIFImageHandle
+
+  /// Reads the boxes (libheif copies the bytes) and refuses a file over `limits` or with more
+  /// than `maxTiles` tiles before any pixel is decoded.
+  init(_ data: Data, limits: DecodeLimits) throws(MemeDecodeFailure) {
+    let tiles = HEIFBoxes.derivedPictureCount(data) ?? 0
+    guard tiles <= Self.maxTiles else {
+      throw MemeDecodeFailure(
+        "the picture is built from \(tiles) tiles, more than the limit of \(Self.maxTiles) "
+          + "(a decompression bomb?)")
+    }
+    handle = try HEIFFile(data).primary()
+    size = handle.size
+    guard size.width > 0, size.height > 0 else {
+      throw MemeDecodeFailure("the picture has no pixels")
+    }
+    guard size.width * size.height <= limits.maxPixels else {
+      throw MemeDecodeFailure(HEIFCodec.pixelCapReason(size, limits: limits))
+    }
+    isAVIF = HEIFBoxes.isAVIF(data) ?? false
+    iccProfile = handle.rgbProfile
+  }
+
+  /// Decodes into `pixels` (`size.width × size.height × 4` bytes, RGBA8, rows without
+  /// padding). libheif decodes the whole picture first, so no row is final before the end and
+  /// `progress` is not told of any.
+  func read(
+    into pixels: UnsafeMutablePointer<UInt8>, progress: OpaquePointer?
+  ) throws(MemeDecodeFailure) {
+    warnings = try handle.decodeRGBA(
+      into: pixels, size: size, decoder: isAVIF ? Self.aomDecoder : nil)
   }
 }
 
@@ -140,12 +178,13 @@ private final class HEIFImageHandle {
     return profile
   }
 
-  /// Decodes to interleaved RGBA: 8 bits straight; deeper samples as 16-bit words, scaled to 8
-  /// bits here with rounding (libheif's own reduction drops the low bits).
-  /// `decoder` names the libheif decoder plugin to use (nil: libheif's first choice).
-  func decodeRGBA(decoder: StaticString?) throws(MemeDecodeFailure) -> (
-    image: RGBAImage, warnings: [String]
-  ) {
+  /// Decodes to interleaved RGBA into `target` (`size`, rows without padding): 8 bits
+  /// straight; deeper samples as 16-bit words, scaled to 8 bits here with rounding (libheif's
+  /// own reduction drops the low bits). `decoder` names the libheif decoder plugin to use (nil:
+  /// libheif's first choice). Returns libheif's warnings.
+  func decodeRGBA(
+    into target: UnsafeMutablePointer<UInt8>, size: PixelSize, decoder: StaticString?
+  ) throws(MemeDecodeFailure) -> [String] {
     let deep = heif_image_handle_get_luma_bits_per_pixel(pointer) > 8
     guard let options = heif_decoding_options_alloc() else {
       throw MemeDecodeFailure("out of memory")
@@ -164,27 +203,26 @@ private final class HEIFImageHandle {
     defer { heif_image_release(decoded) }
     let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
     let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+    guard width == size.width, height == size.height else {
+      throw MemeDecodeFailure(
+        "the picture decodes to \(width)×\(height) pixels, not the \(size.width)×\(size.height) "
+          + "its header says")
+    }
     var stride: Int32 = 0
-    guard width > 0, height > 0,
-      let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
+    guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
       Int(stride) >= width * (deep ? 8 : 4)
     else { throw MemeDecodeFailure("libheif returned no pixels") }
     let bits = Int(heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved))
-    let rowBytes = Int(stride)
-    let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-      guard let target = buffer.baseAddress else { return }
-      for y in 0..<height {
-        let row = plane + y * rowBytes
-        let out = target + y * width * 4
-        if deep {
-          HEIFCodec.reduce(row, to: out, samples: width * 4, bits: bits)
-        } else {
-          out.update(from: row, count: width * 4)
-        }
+    for y in 0..<height {
+      let row = plane + y * Int(stride)
+      let out = target + y * width * 4
+      if deep {
+        HEIFCodec.reduce(row, to: out, samples: width * 4, bits: bits)
+      } else {
+        out.update(from: row, count: width * 4)
       }
-      count = width * height * 4
     }
-    return (RGBAImage(width: width, height: height, pixels: pixels), warnings(of: decoded))
+    return warnings(of: decoded)
   }
 
   /// The decoding warnings libheif attached to a decoded image.

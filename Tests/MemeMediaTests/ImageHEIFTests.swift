@@ -149,9 +149,12 @@ import Testing
     // MP4 video and QuickTime are not pictures memesh reads.
     #expect(HEIFBoxes.isAVIF(ftyp("isom", ["iso2", "mp41"])) == nil)
     #expect(HEIFBoxes.isAVIF(ftyp("qt  ", [])) == nil)
-    // A box size past the end, or too small, is not trusted.
+    // The first 16 bytes (what a sniffer may be given) name the major brand.
+    #expect(HEIFBoxes.isAVIF(ftyp("avif", ["mif1"]).prefix(16)) == true)
+    #expect(HEIFBoxes.isAVIF(ftyp("heic", ["mif1"]).prefix(12)) == false)
+    // A box size too small, or beyond any sane ftyp, is not trusted.
     var broken = ftyp("heic", [])
-    broken[3] = 0xFF
+    broken[1] = 0xFF
     #expect(HEIFBoxes.isAVIF(broken) == nil)
     #expect(HEIFBoxes.isAVIF(Data("\0\0\0\u{8}ftypheic".utf8)) == nil)
   }
