@@ -23,6 +23,8 @@ compare memesh's pixels with:
                           (big-endian 16-bit R, G, B, A = 1023 when opaque)
 
 Usage: /usr/bin/python3 scripts/make-heif-fixtures.py [OUTPUT_DIR]
+       /usr/bin/python3 scripts/make-heif-fixtures.py --phone-photo IN.jpg OUT.heic
+         (a big photo as a phone's HEIC: 512×512 tiles in a grid, for `make bench`)
 """
 
 import io
@@ -300,7 +302,38 @@ ORIENTATIONS = {
 }
 
 
+def phone_photo(source, output, tile_size=512):
+    """A HEIC laid out as phones write one: the photo cut into 512×512 tiles (the last row and
+    column padded by repeating the edge), each encoded by heif-enc, in a grid cut to the
+    photo's size. For `make bench`."""
+    photo = Image.open(source).convert("RGB")
+    width, height = photo.size
+    columns, rows = -(-width // tile_size), -(-height // tile_size)
+    padded = Image.new("RGB", (columns * tile_size, rows * tile_size))
+    padded.paste(photo, (0, 0))
+    padded.paste(photo.crop((width - 1, 0, width, height)).resize(
+        (columns * tile_size - width, height)), (width, 0))
+    padded.paste(padded.crop((0, height - 1, columns * tile_size, height)).resize(
+        (columns * tile_size, rows * tile_size - height)), (0, height))
+    tiles = []
+    for row in range(rows):
+        for column in range(columns):
+            box_ = (column * tile_size, row * tile_size, (column + 1) * tile_size,
+                    (row + 1) * tile_size)
+            coded = encoded_picture(encode(padded.crop(box_), SCRATCH, f"tile-{row}-{column}"))
+            tiles.append(Item(coded["type"], coded["data"], [
+                (coded["config"], True), (ispe(tile_size, tile_size), False)], hidden=True))
+    description = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, width, height)
+    grid = Item("grid", description, [(ispe(width, height), False)], in_idat=True)
+    with open(output, "wb") as file:
+        file.write(assemble("heic", [grid] + tiles, grid, [("dimg", grid, tiles)]))
+    run("heif-info", output)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--phone-photo":
+        phone_photo(sys.argv[2], sys.argv[3])
+        return
     out_dir = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_OUT
     reference_dir = os.path.join(out_dir, "reference")
     os.makedirs(reference_dir, exist_ok=True)
