@@ -373,6 +373,15 @@ def main():
     # Plain files as heif-enc and avifenc write them: the cat at 160×120.
     write("cat.heic", encode(cat, scratch, "cat"))
     keep_reference("cat.heic")
+    # A damaged HEVC stream: one byte of the sequence parameter set changed, so libde265
+    # refuses the picture size and prints "SPS error: CB alignment" to stderr by itself.
+    damaged = bytearray(open(os.path.join(out_dir, "cat.heic"), "rb").read())
+    damaged[258] = 0xF9
+    write("damaged-sps.heic", bytes(damaged))
+    refused = subprocess.run(["heif-convert", os.path.join(out_dir, "damaged-sps.heic"),
+                              os.path.join(scratch, "damaged.png")], capture_output=True,
+                             text=True)
+    assert refused.returncode != 0 and "SPS error" in refused.stderr, refused
     write("cat.avif", encode(cat, scratch, "cat", avif=True))
     keep_reference("cat.avif")
 

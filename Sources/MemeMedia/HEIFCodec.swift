@@ -98,12 +98,23 @@ final class HEIFDecoder {
 
   /// Decodes into `pixels` (`size.width × size.height × 4` bytes, RGBA8, rows without
   /// padding). libheif decodes the whole picture first, so no row is final before the end and
-  /// `progress` is not told of any.
+  /// `progress` is not told of any. What libde265 prints about a damaged stream is kept off
+  /// the terminal and joins libheif's reason.
   func read(
     into pixels: UnsafeMutablePointer<UInt8>, progress: OpaquePointer?
   ) throws(MemeDecodeFailure) {
-    warnings = try handle.decodeRGBA(
-      into: pixels, size: size, decoder: isAVIF ? Self.aomDecoder : nil)
+    var failure: MemeDecodeFailure?
+    let printed = StandardErrorCapture.run {
+      do throws(MemeDecodeFailure) {
+        warnings = try handle.decodeRGBA(
+          into: pixels, size: size, decoder: isAVIF ? Self.aomDecoder : nil)
+      } catch {
+        failure = error
+      }
+    }
+    guard var failure else { return }
+    if let printed { failure.reason += " (the decoder said: \(printed))" }
+    throw failure
   }
 }
 

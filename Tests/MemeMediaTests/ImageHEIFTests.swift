@@ -197,3 +197,14 @@ import Testing
     #expect(throws: MemeDecodeFailure.self) { try HEIFCodec.decode(cut, limits: .default) }
   }
 }
+
+extension ImageHEIFTests {
+  /// libde265 prints "SPS error: …" to stderr itself; memesh puts it into the error instead.
+  @Test func aDamagedStreamGivesTheDecodersOwnWords() throws {
+    let error = #expect(throws: MemeDecodeFailure.self) { try Self.decode("damaged-sps.heic") }
+    #expect(
+      error?.reason
+        == "Decoder plugin generated an error: Unspecified (the decoder said: SPS error: CB "
+        + "alignment)")
+  }
+}
