@@ -9,6 +9,8 @@ DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetyp
   libharfbuzz-dev libchafa-dev libglib2.0-dev libfontconfig-dev libdeflate-dev \
   fontconfig fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-lohit-deva \
   tmux strace python3 patchelf
+# WebP and GIF (the codec layer's libwebp and giflib adapters).
+DEB_PACKAGES += libwebp-dev libgif-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build debug run test unit-test transcripts hostile faults faults-quick bench bench-quick install uninstall clean \

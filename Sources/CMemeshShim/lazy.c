@@ -1,7 +1,8 @@
 /* Loads FreeType, HarfBuzz, fontconfig, chafa and GLib when memesh first calls into them, not
    at start: those five (and what they pull in: graphite2, brotli, expat, pcre2) cost the
    dynamic loader about 2 ms at every start, and most commands (`quit`, `browse`, `show`,
-   `delete`, completion) never draw a glyph or a terminal picture.
+   `delete`, completion) never draw a glyph or a terminal picture. libwebp and giflib, needed
+   only for a WebP or GIF, likewise.
 
    Each function memesh calls in them is defined here as a two-instruction trampoline that jumps
    through a slot. A slot first holds a stub that saves the argument registers, loads the
@@ -23,11 +24,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum memesh_lazy_library { FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, LIBRARY_COUNT };
+enum memesh_lazy_library {
+  FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB,
+  WEBP, WEBPDEMUX, WEBPMUX, GIF,
+  LIBRARY_COUNT
+};
 
 static const char *const library_names[LIBRARY_COUNT] = {
     "libfreetype.so.6", "libharfbuzz.so.0", "libfontconfig.so.1", "libchafa.so.0",
-    "libglib-2.0.so.0"};
+    "libglib-2.0.so.0",
+    "libwebp.so.7", "libwebpdemux.so.2", "libwebpmux.so.3", "libgif.so.7"};
 
 /* Every function memesh calls in the five libraries (`nm -D --undefined-only memesh`). */
 #define MEMESH_LAZY_FUNCTIONS(X)                                                                 \
@@ -113,7 +119,45 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(HARFBUZZ, hb_font_get_nominal_glyph)                                                        \
   X(HARFBUZZ, hb_font_set_scale)                                                                \
   X(HARFBUZZ, hb_font_set_variations)                                                           \
-  X(HARFBUZZ, hb_shape)
+  X(HARFBUZZ, hb_shape)                                                                         \
+  X(WEBP, WebPConfigInitInternal)                                                               \
+  X(WEBP, WebPConfigLosslessPreset)                                                             \
+  X(WEBP, WebPDecode)                                                                           \
+  X(WEBP, WebPEncode)                                                                           \
+  X(WEBP, WebPFree)                                                                             \
+  X(WEBP, WebPFreeDecBuffer)                                                                    \
+  X(WEBP, WebPGetFeaturesInternal)                                                              \
+  X(WEBP, WebPInitDecoderConfigInternal)                                                        \
+  X(WEBP, WebPMemoryWrite)                                                                      \
+  X(WEBP, WebPMemoryWriterClear)                                                                \
+  X(WEBP, WebPMemoryWriterInit)                                                                 \
+  X(WEBP, WebPPictureAlloc)                                                                     \
+  X(WEBP, WebPPictureFree)                                                                      \
+  X(WEBP, WebPPictureInitInternal)                                                              \
+  X(WEBP, WebPValidateConfig)                                                                   \
+  X(WEBPDEMUX, WebPAnimDecoderDelete)                                                           \
+  X(WEBPDEMUX, WebPAnimDecoderGetInfo)                                                          \
+  X(WEBPDEMUX, WebPAnimDecoderGetNext)                                                          \
+  X(WEBPDEMUX, WebPAnimDecoderNewInternal)                                                      \
+  X(WEBPDEMUX, WebPAnimDecoderOptionsInitInternal)                                              \
+  X(WEBPDEMUX, WebPDemuxDelete)                                                                 \
+  X(WEBPDEMUX, WebPDemuxGetChunk)                                                               \
+  X(WEBPDEMUX, WebPDemuxInternal)                                                               \
+  X(WEBPDEMUX, WebPDemuxReleaseChunkIterator)                                                   \
+  X(WEBPMUX, WebPMuxAssemble)                                                                   \
+  X(WEBPMUX, WebPMuxDelete)                                                                     \
+  X(WEBPMUX, WebPMuxSetChunk)                                                                   \
+  X(WEBPMUX, WebPMuxSetImage)                                                                   \
+  X(WEBPMUX, WebPNewInternal)                                                                   \
+  X(GIF, DGifCloseFile)                                                                         \
+  X(GIF, DGifExtensionToGCB)                                                                    \
+  X(GIF, DGifGetExtension)                                                                      \
+  X(GIF, DGifGetExtensionNext)                                                                  \
+  X(GIF, DGifGetImageDesc)                                                                      \
+  X(GIF, DGifGetLine)                                                                           \
+  X(GIF, DGifGetRecordType)                                                                     \
+  X(GIF, DGifOpen)                                                                              \
+  X(GIF, GifErrorString)
 
 /* The trampoline `NAME`, its slot `memesh_slot_NAME` (first holding `memesh_first_NAME`) and
    that first-call stub, which hands the slot's address to memesh_lazy_first in %r11. */
