@@ -59,7 +59,8 @@ public enum Launcher {
     if !options.commands.isEmpty {
       var failed = false
       for script in options.commands {
-        for command in CommandTokenizer.splitCommands(script) {
+        for command in CommandTokenizer.splitCommands(
+          script, isTextCommand: CommandRegistry.isTextCommand) {
           if !shell.run(line: command) {
             failed = true
             if !options.keepGoing { return 1 }
@@ -81,8 +82,11 @@ public enum Launcher {
       case .line(var line):
         if settings.interactive {
           // An open quote continues on the next line, as in a POSIX shell.
-          while CommandTokenizer.scan(line).openQuote != nil {
-            switch reader.read(prompt: "...> ") {
+          while let quote = CommandTokenizer.openQuote(
+            line, isTextCommand: CommandRegistry.isTextCommand)
+          {
+            // The prompt shows which quote is open.
+            switch reader.read(prompt: "...\(quote)> ") {
             case .line(let more):
               line += " " + more
             case .interrupt:
@@ -183,7 +187,7 @@ public enum Launcher {
       return 2
     }
     let transcript = Transcript(text: String(decoding: data, as: UTF8.self))
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathName(path).folder
     if !folder.isEmpty, !FileManager.default.changeCurrentDirectoryPath(folder) {
       // Its relative paths would name files in the wrong folder.
       Console(environment: environment).error(
@@ -195,7 +199,7 @@ public enum Launcher {
     }
     if check {
       return TranscriptRunner.check(
-        transcript, name: (path as NSString).lastPathComponent, makeShell: makeShell)
+        transcript, name: PathName(path).lastComponent, makeShell: makeShell)
     }
     return TranscriptRunner.replay(transcript, makeShell: makeShell)
   }

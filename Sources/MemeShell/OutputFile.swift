@@ -38,7 +38,7 @@ enum OutputFile {
 
   /// The format a file name asks for by its extension, when memesh writes it.
   static func format(ofPath path: String) -> ImageFormat? {
-    ImageFormat(fileExtension: (path as NSString).pathExtension).flatMap {
+    ImageFormat(fileExtension: PathName(path).pathExtension).flatMap {
       $0.isWritable ? $0 : nil
     }
   }
@@ -46,7 +46,7 @@ enum OutputFile {
   /// The picture format memesh does not write that `path`'s extension names ("GIF" for
   /// `x.gif`), or nil: writing another format under that name would mislabel it.
   static func unwritableFormat(ofPath path: String) -> String? {
-    let ext = (path as NSString).pathExtension.lowercased()
+    let ext = PathName(path).pathExtension.lowercased()
     if let format = ImageFormat(fileExtension: ext) { return format.isWritable ? nil : format.name }
     switch ext {
     case "bmp": return "BMP"
@@ -95,8 +95,8 @@ enum OutputFile {
   /// (after refusing a `path` that is not a regular file) and returns the temporary's path.
   static func writeTemporary(_ data: Data, for path: String) throws -> String {
     if let refusal = refusal(of: path) { throw failure(path, refusal) }
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
+    let folder = PathName(path).folder
+    let name = PathName(path).lastComponent
     let temporary =
       (folder.isEmpty ? "" : folder + "/")
       + ".\(name).memesh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -40,7 +40,7 @@ guard arguments.count == 2 else {
   exit(2)
 }
 let (input, output) = (arguments[0], arguments[1])
-let format = ImageFormat(fileExtension: (output as NSString).pathExtension) ?? .jpeg
+let format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) ?? .jpeg
 
 var compression = EncodeSettings.PNGCompression.standard
 if let pngSpec {
