@@ -27,6 +27,7 @@ let package = Package(
     systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
     systemLibrary("CWebP", pkgConfig: "libwebpmux", apt: ["libwebp-dev"]),
     systemLibrary("CGif", pkgConfig: "libgif", apt: ["libgif-dev"]),
+    systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
     // Non-variadic wrappers for libedit's variadic configuration calls, and lazy loading.
     .target(name: "CMemeshShim", dependencies: ["CEdit"], path: "Sources/CMemeshShim"),
     // The codec layer's C, for MemeMedia only: libpng's and libjpeg's setjmp/longjmp glue, and
@@ -48,8 +49,8 @@ let package = Package(
     .target(
       name: "MemeMedia",
       dependencies: [
-        "MemeCore", "CMemeshCodec", "CWebP", "CGif", "CFreeType", "CHarfBuzz", "CChafa",
-        "CFontconfig",
+        "MemeCore", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType", "CHarfBuzz",
+        "CChafa", "CFontconfig",
       ]
     ),
     // The sent-memes store on disk.
