@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Makes the small HEIC/AVIF fixtures in Tests/MemeMediaTests/Fixtures/heif/ and the reference
-pixels libheif's own decoder gives for them, and the seeds of the heif fuzz target in
-Tests/Fuzz/corpus/heif/ (run once; the results are committed, the tests never run this).
+pixels libheif's own decoder gives for them, the seeds of the heif fuzz target in
+Tests/Fuzz/corpus/heif/ and transcripts/images/phone.heic and cat.avif (run once; the results are committed, the tests never run this).
 
 Needs Debian's libheif-examples (heif-enc, heif-convert, heif-info), libavif-bin (avifenc) and
 python3-pil; run with Debian's /usr/bin/python3.
@@ -508,8 +508,14 @@ def main():
         file.write(profile)
     keep_reference("icc.heic")
 
-    # Seeds for the fuzz target (Tests/Fuzz/corpus/heif): one of each kind.
+    # Seeds for the fuzz target (Tests/Fuzz/corpus/heif): one of each kind; the iPhone-style
+    # portrait and the 10-bit AVIF for the transcripts (transcripts/heic.t).
     if out_dir == DEFAULT_OUT:
+        transcript_images = os.path.join(ROOT, "transcripts", "images")
+        shutil.copy(os.path.join(out_dir, "grid-irot-exif-6.heic"),
+                    os.path.join(transcript_images, "phone.heic"))
+        shutil.copy(os.path.join(out_dir, "cat-10bit.avif"),
+                    os.path.join(transcript_images, "cat.avif"))
         corpus = os.path.join(ROOT, "Tests", "Fuzz", "corpus", "heif")
         shutil.rmtree(corpus, ignore_errors=True)
         os.makedirs(corpus)
