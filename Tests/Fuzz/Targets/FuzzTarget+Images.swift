@@ -11,7 +11,7 @@ extension FuzzTarget {
   /// preview path.
   /// The picture decoders' targets, in the order `make fuzz` runs them; a new format's target
   /// is added here.
-  static let imageTargets: [FuzzTarget] = [png, jpeg, exif]
+  static let imageTargets: [FuzzTarget] = [png, jpeg, webp, gif, heif, exif]
 
   static let png = FuzzTarget(name: "png", summary: "PNG file bytes") { data in
     decodeBothWays(data, name: "fuzz.png")
@@ -20,6 +20,16 @@ extension FuzzTarget {
   /// JPEG bytes through libjpeg-turbo: full decode, then the DCT-scaled preview path.
   static let jpeg = FuzzTarget(name: "jpeg", summary: "JPEG file bytes") { data in
     decodeBothWays(data, name: "fuzz.jpg")
+  }
+
+  /// WebP bytes through libwebp (still, lossless, alpha, animated; ICCP, EXIF and XMP chunks).
+  static let webp = FuzzTarget(name: "webp", summary: "WebP file bytes") { data in
+    decodeBothWays(data, name: "fuzz.webp")
+  }
+
+  /// GIF bytes through giflib (extensions, palettes, the first frame).
+  static let gif = FuzzTarget(name: "gif", summary: "GIF file bytes") { data in
+    decodeBothWays(data, name: "fuzz.gif")
   }
 
   /// A TIFF structure as found in a JPEG's APP1 `Exif` segment.

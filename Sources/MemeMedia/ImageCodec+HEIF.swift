@@ -1,0 +1,239 @@
+import CHeif
+import Foundation
+import MemeCore
+
+/// HEIC/HEIF or AVIF through libheif (libde265 decodes HEVC, libaom AV1): the primary image,
+/// upright (libheif applies the file's irot, imir and clap; an EXIF orientation in the file is
+/// never applied again), RGBA 8-bit, with the RGB colour profile of its `colr` box. One adapter
+/// per format name: the `ftyp` brands say which (an AV1 brand: AVIF).
+struct HEIFAdapter: ImageAdapter {
+  let format: ImageFormat
+
+  func recognises(_ head: [UInt8]) -> Bool {
+    guard let isAVIF = HEIFBoxes.isAVIF(Data(head)) else { return false }
+    return isAVIF == (format == .avif)
+  }
+
+  func open(
+    _ bytes: UnsafeRawBufferPointer, limits: DecodeLimits
+  ) throws(MemeDecodeFailure) -> any ImageDecoder {
+    try HEIFDecoder(bytes, limits: limits)
+  }
+}
+
+/// One HEIC or AVIF file opened by libheif: its boxes are read and its size checked against
+/// the limits; `read` decodes the pixels.
+final class HEIFDecoder: ImageDecoder {
+  /// Most pictures a primary image may be built from (a grid's tiles). A 12-MP phone photo has
+  /// 48 tiles of 512×512, a 200-MP one 768; libheif decodes each tile with a fresh decoder, so
+  /// thousands of tiny tiles would cost time out of proportion to the pixels.
+  static let maxTiles = 1024
+
+  /// libheif's name for libaom's AV1 decoder. AVIF goes through it rather than libheif's first
+  /// choice, dav1d: libheif 1.15 leaves dav1d's default logger on, which writes lines such as
+  /// "Error parsing OBU data" to the terminal for a damaged file; libaom reports through
+  /// libheif alone (and gives the same pixels).
+  private static let aomDecoder: StaticString = "aom"
+
+  /// True for AVIF (an AV1 brand in `ftyp`), false for HEIC/HEIF.
+  let isAVIF: Bool
+  /// The size after the file's transforms (irot turns it, clap cuts it): what `read` writes.
+  let size: PixelSize
+  /// The RGB colour profile (ICC) of the file's `colr` box.
+  let iccProfile: Data?
+  /// Problems libheif worked around while decoding, in its words.
+  private(set) var warnings: [String] = []
+  /// libheif has applied the file's transforms; an EXIF orientation is never applied again.
+  var orientation: Int { 1 }
+  /// memesh never writes HEIF, so no recipe is embedded.
+  var recipeText: String? { nil }
+  private let handle: HEIFImageHandle
+
+  /// Reads the boxes of `bytes` (which stay valid while the decoder is used; libheif reads them
+  /// in place) and refuses a file over `limits` or with more than `maxTiles` tiles before any
+  /// pixel is decoded.
+  init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws(MemeDecodeFailure) {
+    let data = bytes.baseAddress.map {
+      Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count,
+        deallocator: .none)
+    } ?? Data()
+    let tiles = HEIFBoxes.derivedPictureCount(data) ?? 0
+    guard tiles <= Self.maxTiles else {
+      throw MemeDecodeFailure(
+        "the picture has \(tiles) tiles, more than the limit of \(Self.maxTiles) "
+          + "(a decompression bomb?)")
+    }
+    handle = try HEIFFile(bytes).primary()
+    size = handle.size
+    try limits.check(width: size.width, height: size.height)
+    isAVIF = HEIFBoxes.isAVIF(data) ?? false
+    iccProfile = handle.rgbProfile
+  }
+
+  /// Decodes into `pixels` (`size.width × size.height × 4` bytes, RGBA8, rows without
+  /// padding). libheif decodes the whole picture first, so no row is final before the end and
+  /// `progress` is not told of any. What libde265 prints about a damaged stream is kept off
+  /// the terminal and joins libheif's reason.
+  func read(
+    into pixels: UnsafeMutablePointer<UInt8>, progress: OpaquePointer?
+  ) throws(MemeDecodeFailure) {
+    var failure: MemeDecodeFailure?
+    let printed = StandardErrorCapture.run {
+      do throws(MemeDecodeFailure) {
+        warnings = try handle.decodeRGBA(
+          into: pixels, size: size, decoder: isAVIF ? Self.aomDecoder : nil)
+      } catch {
+        failure = error
+      }
+    }
+    guard var failure else { return }
+    if let printed { failure.reason += " (the decoder said: \(printed))" }
+    throw failure
+  }
+}
+
+// MARK: - libheif objects
+
+/// Turns a libheif status into a Swift error carrying libheif's reason.
+private func check(_ error: heif_error) throws(MemeDecodeFailure) {
+  guard error.code != heif_error_Ok else { return }
+  let message = error.message.map { String(cString: $0) } ?? ""
+  throw MemeDecodeFailure(message.isEmpty ? "libheif could not read it" : message)
+}
+
+/// Owns a libheif context (the parsed file) and frees it in `deinit`.
+private final class HEIFFile {
+  let pointer: OpaquePointer
+
+  /// Reads the file's boxes (not its pixels) from `bytes`, which must outlive the context.
+  init(_ bytes: UnsafeRawBufferPointer) throws(MemeDecodeFailure) {
+    guard let pointer = heif_context_alloc() else { throw MemeDecodeFailure("out of memory") }
+    self.pointer = pointer
+    try check(
+      heif_context_read_from_memory_without_copy(pointer, bytes.baseAddress, bytes.count, nil))
+  }
+
+  deinit { heif_context_free(pointer) }
+
+  /// The image the file shows first.
+  func primary() throws(MemeDecodeFailure) -> HEIFImageHandle {
+    var handle: OpaquePointer?
+    try check(heif_context_get_primary_image_handle(pointer, &handle))
+    guard let handle else { throw MemeDecodeFailure("the file has no primary image") }
+    return HEIFImageHandle(handle, file: self)
+  }
+}
+
+/// Owns a libheif image handle (one image's description) and releases it in `deinit`.
+private final class HEIFImageHandle {
+  let pointer: OpaquePointer
+  /// The context the handle belongs to, kept alive as long as the handle.
+  private let file: HEIFFile
+
+  init(_ pointer: OpaquePointer, file: HEIFFile) {
+    self.pointer = pointer
+    self.file = file
+  }
+
+  deinit { heif_image_handle_release(pointer) }
+
+  /// The size after the file's transforms (irot turns it, clap cuts it).
+  var size: PixelSize {
+    PixelSize(
+      width: Int(heif_image_handle_get_width(pointer)),
+      height: Int(heif_image_handle_get_height(pointer)))
+  }
+
+  /// The ICC profile of a `colr` box, when it describes RGB (as JPEG's path keeps only those).
+  var rgbProfile: Data? {
+    let type = heif_image_handle_get_color_profile_type(pointer)
+    guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else {
+      return nil
+    }
+    let count = heif_image_handle_get_raw_color_profile_size(pointer)
+    guard count >= 132, count <= 64 << 20 else { return nil }
+    var profile = Data(count: count)
+    let status = profile.withUnsafeMutableBytes {
+      heif_image_handle_get_raw_color_profile(pointer, $0.baseAddress)
+    }
+    // The ICC header's data colour space (bytes 16..<20) must be RGB.
+    guard status.code == heif_error_Ok, profile[16..<20] == Data("RGB ".utf8) else { return nil }
+    return profile
+  }
+
+  /// Decodes to interleaved RGBA into `target` (`size`, rows without padding): 8 bits
+  /// straight; deeper samples as 16-bit words, scaled to 8 bits here with rounding (libheif's
+  /// own reduction drops the low bits). `decoder` names the libheif decoder plugin to use (nil:
+  /// libheif's first choice). Returns libheif's warnings.
+  func decodeRGBA(
+    into target: UnsafeMutablePointer<UInt8>, size: PixelSize, decoder: StaticString?
+  ) throws(MemeDecodeFailure) -> [String] {
+    let deep = heif_image_handle_get_luma_bits_per_pixel(pointer) > 8
+    guard let options = heif_decoding_options_alloc() else {
+      throw MemeDecodeFailure("out of memory")
+    }
+    defer { heif_decoding_options_free(options) }
+    if let decoder {
+      options.pointee.decoder_id = UnsafeRawPointer(decoder.utf8Start)
+        .assumingMemoryBound(to: CChar.self)
+    }
+    var decoded: OpaquePointer?
+    try check(
+      heif_decode_image(
+        pointer, &decoded, heif_colorspace_RGB,
+        deep ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA, options))
+    guard let decoded else { throw MemeDecodeFailure("libheif returned no picture") }
+    defer { heif_image_release(decoded) }
+    let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
+    let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+    guard width == size.width, height == size.height else {
+      throw MemeDecodeFailure(
+        "the picture decodes to \(width)×\(height) pixels, not the \(size.width)×\(size.height) "
+          + "its header says")
+    }
+    var stride: Int32 = 0
+    guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
+      Int(stride) >= width * (deep ? 8 : 4)
+    else { throw MemeDecodeFailure("libheif returned no pixels") }
+    let bits = Int(heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved))
+    for y in 0..<height {
+      let row = plane + y * Int(stride)
+      let out = target + y * width * 4
+      if deep {
+        HEIFDecoder.reduce(row, to: out, samples: width * 4, bits: bits)
+      } else {
+        out.update(from: row, count: width * 4)
+      }
+    }
+    return warnings(of: decoded)
+  }
+
+  /// The decoding warnings libheif attached to a decoded image.
+  private func warnings(of image: OpaquePointer) -> [String] {
+    var found: [heif_error] = Array(
+      repeating: heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil),
+      count: 8)
+    let count = Int(heif_image_get_decoding_warnings(image, 0, &found, Int32(found.count)))
+    let messages = found.prefix(max(0, min(count, found.count))).map { warning in
+      warning.message.map { String(cString: $0) } ?? "unknown warning"
+    }
+    var seen = Set<String>()
+    return messages.filter { seen.insert($0).inserted }
+  }
+}
+
+extension HEIFDecoder {
+  /// Scales `samples` little-endian 16-bit words holding `bits`-bit values (10 or 12) to 8
+  /// bits, rounding to the nearest: 1023 → 255, 512 → 128.
+  static func reduce(
+    _ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, samples: Int,
+    bits: Int
+  ) {
+    let maximum = UInt32((1 << max(1, min(bits, 16))) - 1)
+    for index in 0..<samples {
+      let value = min(
+        UInt32(source[2 * index]) | UInt32(source[2 * index + 1]) << 8, maximum)
+      target[index] = UInt8((value * 255 + maximum / 2) / maximum)
+    }
+  }
+}
