@@ -11,6 +11,13 @@ import sys
 
 from PIL import Image, ImageDraw, ImageFont
 
+try:  # HEIC input, through pillow-heif (libheif)
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+except ImportError:
+    pass
+
 
 def fitted_font(path, text, width, draw):
     size = max(8, width // 10)
