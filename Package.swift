@@ -49,8 +49,8 @@ let package = Package(
     .target(
       name: "MemeMedia",
       dependencies: [
-        "MemeCore", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType", "CHarfBuzz",
-        "CChafa", "CFontconfig",
+        "MemeCore", "MemeSystem", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType",
+        "CHarfBuzz", "CChafa", "CFontconfig",
       ]
     ),
     // The sent-memes store on disk.

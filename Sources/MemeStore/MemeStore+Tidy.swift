@@ -61,7 +61,10 @@ extension MemeStore {
       defer { tidyNotes = [] }
       return tidyNotes
     }
-    return notes.isEmpty ? nil : notes.joined(separator: "\n")
+    // One line: the later notes lose their "store: " prefix.
+    guard let first = notes.first else { return nil }
+    return ([first] + notes.dropFirst().map { String($0.dropFirst("store: ".count)) })
+      .joined(separator: "; ")
   }
 
   /// Cleanup done under the lock before every change (one listing of the store and one of the
