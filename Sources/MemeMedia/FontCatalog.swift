@@ -141,9 +141,8 @@ public struct FontCatalog: Sendable {
         "font: unknown font '\(name)': no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
     }
     let names = all.map(\.name).joined(separator: ", ")
-    let installed = FontCatalog.installedFonts().count
     throw MemeError(
-      "font: unknown font '\(name)' (available: \(names)"
-        + (installed > 0 ? "; 'fonts --installed' lists \(installed) more)" : ")"))
+      "font: unknown font '\(name)' (available: \(names); 'fonts --installed' lists the "
+        + "system's)")
   }
 }

@@ -89,7 +89,7 @@ import Testing
 
   @Test(arguments: [
     ("/nope/Missing.ttf", "font: cannot find font file '/nope/Missing.ttf'"),
-    ("Comic", "font: unknown font 'Comic' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald)"),
+    ("Comic", "font: unknown font 'Comic' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald; 'fonts --installed' lists the system's)"),
   ])
   func badFontsAreOneLineErrors(typed: String, message: String) {
     #expect(throws: MemeError(message)) { try catalog.resolve(typed) }
