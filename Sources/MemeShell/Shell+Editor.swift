@@ -151,10 +151,8 @@ extension Shell {
     let installed = parsed.switches.contains("--installed")
     let fonts = installed ? FontCatalog.installedFonts() : catalog.fonts()
     guard !fonts.isEmpty else {
-      throw ShellError(
-        installed
-          ? "fonts: fontconfig lists no installed outline fonts"
-          : "fonts: no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
+      if installed { throw MemeError("fonts: fontconfig lists no installed outline fonts") }
+      throw ShellError("fonts: no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
     }
     let width = fonts.map { Display.escaped($0.name).count }.max() ?? 0
     let renderer = CaptionRenderer(catalog: catalog)
