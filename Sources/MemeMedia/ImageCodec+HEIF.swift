@@ -50,24 +50,47 @@ final class HEIFDecoder: ImageDecoder {
   private let handle: HEIFImageHandle
 
   /// Reads the boxes of `bytes` (which stay valid while the decoder is used; libheif reads them
-  /// in place) and refuses a file over `limits` or with more than `maxTiles` tiles before any
-  /// pixel is decoded.
+  /// in place) and refuses a file over `limits`, with more than `maxTiles` tiles or with a grid
+  /// libheif cannot decode safely, before any pixel is decoded.
   init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws(MemeDecodeFailure) {
     let data = bytes.baseAddress.map {
       Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count,
         deallocator: .none)
     } ?? Data()
-    let tiles = HEIFBoxes.derivedPictureCount(data) ?? 0
-    guard tiles <= Self.maxTiles else {
-      throw MemeDecodeFailure(
-        "the picture has \(tiles) tiles, more than the limit of \(Self.maxTiles) "
-          + "(a decompression bomb?)")
-    }
     handle = try HEIFFile(bytes).primary()
     size = handle.size
     try limits.check(width: size.width, height: size.height)
+    try Self.checkLayout(data)
     isAVIF = HEIFBoxes.isAVIF(data) ?? false
     iccProfile = handle.rgbProfile
+  }
+
+  /// Refuses a grid of more than `maxTiles` tiles, and one libheif 1.15 would crash on
+  /// (found by `make fuzz`): a description asking for more tiles than the file names, or a
+  /// picture larger than its tiles cover (libheif then reads and writes past them).
+  private static func checkLayout(_ data: Data) throws(MemeDecodeFailure) {
+    guard let layout = HEIFBoxes.layout(data) else { return }
+    let gridTiles = layout.grid.map { $0.rows * $0.columns } ?? 0
+    let tiles = max(layout.references, gridTiles)
+    guard tiles <= maxTiles else {
+      throw MemeDecodeFailure(
+        "the picture has \(tiles) tiles, more than the limit of \(maxTiles) "
+          + "(a decompression bomb?)")
+    }
+    guard layout.isGrid else { return }
+    guard let grid = layout.grid, let tile = layout.firstTileSize else {
+      throw MemeDecodeFailure("the grid's description or its first tile's size is missing")
+    }
+    guard gridTiles <= layout.references else {
+      throw MemeDecodeFailure(
+        "the grid has \(gridTiles) tiles but the file names only \(layout.references)")
+    }
+    guard grid.columns * tile.width >= grid.size.width, grid.rows * tile.height >= grid.size.height
+    else {
+      throw MemeDecodeFailure(
+        "the grid's \(grid.columns)×\(grid.rows) tiles of \(tile.width)×\(tile.height) do not "
+          + "cover its \(grid.size.width)×\(grid.size.height) picture")
+    }
   }
 
   /// Decodes into `pixels` (`size.width × size.height × 4` bytes, RGBA8, rows without

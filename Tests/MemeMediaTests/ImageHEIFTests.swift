@@ -98,8 +98,19 @@ import Testing
   @Test func gridTilesMakeOnePicture() throws {
     let image = try Self.decode("grid-2x2.heic").image
     #expect(image.size == PixelSize(width: 120, height: 100))
-    #expect(HEIFBoxes.derivedPictureCount(try Self.data("grid-2x2.heic")) == 4)
-    #expect(HEIFBoxes.derivedPictureCount(try Self.data("cat.heic")) == 0)
+    #expect(
+      HEIFBoxes.layout(try Self.data("grid-2x2.heic"))
+        == HEIFBoxes.Layout(
+          references: 4, isGrid: true,
+          grid: HEIFBoxes.Grid(rows: 2, columns: 2, size: PixelSize(width: 120, height: 100)),
+          firstTileSize: PixelSize(width: 64, height: 64)))
+    #expect(
+      HEIFBoxes.layout(try Self.data("cat.heic"))
+        == HEIFBoxes.Layout(references: 0, isGrid: false, grid: nil, firstTileSize: nil))
+    // heif-enc's own 1×1 grid (a picture under 64 pixels), its description in idat.
+    #expect(
+      HEIFBoxes.layout(try Self.data("exif-6-no-irot.heic"))?.grid
+        == HEIFBoxes.Grid(rows: 1, columns: 1, size: PixelSize(width: 16, height: 24)))
   }
 
   /// 10-bit samples are scaled to 8 bits with rounding, from the very samples heif-convert
@@ -203,6 +214,21 @@ import Testing
     }
     let fits = try Self.decode("cat.heic", limits: DecodeLimits(maxPixels: 160 * 120))
     #expect(fits.image.width == 160)
+  }
+
+  /// Grids libheif 1.15 would crash on (found by `make fuzz`): more tiles asked for than the
+  /// file names, a picture larger than the tiles cover. memesh refuses them first.
+  @Test(arguments: [
+    (3, 109, "the grid has 110 tiles but the file names only 1"),
+    (5, 109, "the grid's 1×1 tiles of 64×64 do not cover its 109×24 picture"),
+    (7, 116, "the grid's 1×1 tiles of 64×64 do not cover its 16×116 picture"),
+  ])
+  func gridsLibheifWouldCrashOnAreRefused(_ byte: Int, _ value: UInt8, _ reason: String) throws {
+    var data = try Self.data("exif-6-no-irot.heic")
+    let grid = try #require(data.firstRange(of: Data([0, 0, 0, 0, 0, 0x10, 0, 0x18])))
+    data[grid.lowerBound + byte] = value
+    let error = #expect(throws: MemeError.self) { try ImageCodec.decode(data, name: "g.heic") }
+    #expect(error?.message == "cannot load 'g.heic': \(reason)")
   }
 
   @Test func libheifsOwnLimitGivesItsReason() throws {
