@@ -46,6 +46,8 @@ enum HEIFBoxes {
     var grid: Grid?
     /// The `ispe` size of the first picture the primary item refers to (a grid's first tile).
     var firstTileSize: PixelSize?
+    /// The item types in the file (`hvc1`, `av01`, `grid`, `Exif` …).
+    var itemTypes: Set<String> = []
   }
 
   /// An ImageGrid description: the tiles in rows and columns, and the picture cut from them.
@@ -71,7 +73,9 @@ enum HEIFBoxes {
       }
       layout.references = targets?.count ?? 0
       if let first = targets?.first { layout.firstTileSize = size(of: first, in: bytes, inside) }
-      layout.isGrid = itemType(primary, in: bytes, inside) == "grid"
+      let types = itemTypes(in: bytes, inside)
+      layout.isGrid = types[primary] == "grid"
+      layout.itemTypes = Set(types.values)
       if layout.isGrid, let head = itemData(primary, in: bytes, meta: inside, prefix: 8) {
         // ImageGrid: version, flags (bit 0: 32-bit sizes), rows − 1, columns − 1, size.
         let wide = head[1] & 1 == 1
@@ -127,14 +131,17 @@ enum HEIFBoxes {
     return readUInt32(bytes, at: pitm.lowerBound + 4)
   }
 
-  /// The `item_type` of `item` in `iinf` (infe version 2: 16-bit item IDs, 3: 32-bit).
-  private static func itemType(
-    _ item: UInt32, in bytes: UnsafeBufferPointer<UInt8>, _ meta: Range<Int>
-  ) -> String? {
-    guard let iinf = child("iinf", in: bytes, meta), iinf.count >= 6 else { return nil }
+  /// The `item_type` of every item in `iinf` (infe version 2: 16-bit item IDs, 3: 32-bit).
+  private static func itemTypes(
+    in bytes: UnsafeBufferPointer<UInt8>, _ meta: Range<Int>
+  ) -> [UInt32: String] {
+    guard let iinf = child("iinf", in: bytes, meta), iinf.count >= 6 else { return [:] }
     let entries = (iinf.lowerBound + (bytes[iinf.lowerBound] == 0 ? 6 : 8))..<iinf.upperBound
+    var types: [UInt32: String] = [:]
     var offset = entries.lowerBound
-    while let infe = child("infe", in: bytes, offset..<entries.upperBound) {
+    while offset < entries.upperBound,
+      let infe = child("infe", in: bytes, offset..<entries.upperBound)
+    {
       offset = infe.upperBound
       let version = bytes[infe.lowerBound]
       guard version >= 2 else { continue }
@@ -144,9 +151,9 @@ enum HEIFBoxes {
         idSize == 2
         ? UInt32(readUInt16(bytes, at: infe.lowerBound + 4))
         : readUInt32(bytes, at: infe.lowerBound + 4)
-      if id == item { return fourCC(bytes, at: infe.lowerBound + 4 + idSize + 2) }
+      types[id] = types[id] ?? fourCC(bytes, at: infe.lowerBound + 4 + idSize + 2)
     }
-    return nil
+    return types
   }
 
   /// The first `prefix` bytes of `item`'s data, located by `iloc` (versions 0–2; construction

@@ -48,6 +48,8 @@ final class HEIFDecoder: ImageDecoder {
   /// memesh never writes HEIF, so no recipe is embedded.
   var recipeText: String? { nil }
   private let handle: HEIFImageHandle
+  /// The libheif decoder plugin to use (nil: libheif's first choice).
+  private let decoder: StaticString?
 
   /// Reads the boxes of `bytes` (which stay valid while the decoder is used; libheif reads them
   /// in place) and refuses a file over `limits`, with more than `maxTiles` tiles or with a grid
@@ -60,16 +62,19 @@ final class HEIFDecoder: ImageDecoder {
     handle = try HEIFFile(bytes).primary()
     size = handle.size
     try limits.check(width: size.width, height: size.height)
-    try Self.checkLayout(data)
+    let layout = HEIFBoxes.layout(data)
+    try Self.check(layout)
     isAVIF = HEIFBoxes.isAVIF(data) ?? false
+    // Whatever the brands say, AV1 pictures go to libaom (see `aomDecoder`).
+    decoder = layout.map { $0.itemTypes.contains("av01") } ?? isAVIF ? Self.aomDecoder : nil
     iccProfile = handle.rgbProfile
   }
 
   /// Refuses a grid of more than `maxTiles` tiles, and one libheif 1.15 would crash on
   /// (found by `make fuzz`): a description asking for more tiles than the file names, or a
   /// picture larger than its tiles cover (libheif then reads and writes past them).
-  private static func checkLayout(_ data: Data) throws(MemeDecodeFailure) {
-    guard let layout = HEIFBoxes.layout(data) else { return }
+  private static func check(_ layout: HEIFBoxes.Layout?) throws(MemeDecodeFailure) {
+    guard let layout else { return }
     let gridTiles = layout.grid.map { $0.rows * $0.columns } ?? 0
     let tiles = max(layout.references, gridTiles)
     guard tiles <= maxTiles else {
@@ -104,7 +109,7 @@ final class HEIFDecoder: ImageDecoder {
     let printed = StandardErrorCapture.run {
       do throws(MemeDecodeFailure) {
         warnings = try handle.decodeRGBA(
-          into: pixels, size: size, decoder: isAVIF ? Self.aomDecoder : nil)
+          into: pixels, size: size, decoder: decoder)
       } catch {
         failure = error
       }

@@ -103,10 +103,12 @@ import Testing
         == HEIFBoxes.Layout(
           references: 4, isGrid: true,
           grid: HEIFBoxes.Grid(rows: 2, columns: 2, size: PixelSize(width: 120, height: 100)),
-          firstTileSize: PixelSize(width: 64, height: 64)))
+          firstTileSize: PixelSize(width: 64, height: 64), itemTypes: ["grid", "hvc1"]))
     #expect(
       HEIFBoxes.layout(try Self.data("cat.heic"))
-        == HEIFBoxes.Layout(references: 0, isGrid: false, grid: nil, firstTileSize: nil))
+        == HEIFBoxes.Layout(
+          references: 0, isGrid: false, grid: nil, firstTileSize: nil, itemTypes: ["hvc1"]))
+    #expect(HEIFBoxes.layout(try Self.data("alpha.avif"))?.itemTypes == ["av01"])
     // heif-enc's own 1×1 grid (a picture under 64 pixels), its description in idat.
     #expect(
       HEIFBoxes.layout(try Self.data("exif-6-no-irot.heic"))?.grid
