@@ -236,17 +236,17 @@ private final class HEIFImageHandle {
     return warnings(of: decoded)
   }
 
-  /// The decoding warnings libheif attached to a decoded image.
+  /// The last decoding warning libheif attached to a decoded image. libheif 1.15 writes every
+  /// warning from `first_warning_idx` on, whatever the buffer's size, and all their messages
+  /// share one string that each entry overwrites: only the last entry's message is valid (the
+  /// others pointed at freed memory; found by `make fuzz`). Asking from the last index writes
+  /// that one entry alone.
   private func warnings(of image: OpaquePointer) -> [String] {
-    var found: [heif_error] = Array(
-      repeating: heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil),
-      count: 8)
-    let count = Int(heif_image_get_decoding_warnings(image, 0, &found, Int32(found.count)))
-    let messages = found.prefix(max(0, min(count, found.count))).map { warning in
-      warning.message.map { String(cString: $0) } ?? "unknown warning"
-    }
-    var seen = Set<String>()
-    return messages.filter { seen.insert($0).inserted }
+    let count = heif_image_get_decoding_warnings(image, 0, nil, 0)
+    guard count > 0 else { return [] }
+    var last = heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
+    guard heif_image_get_decoding_warnings(image, count - 1, &last, 1) == 1 else { return [] }
+    return [last.message.map { String(cString: $0) } ?? "unknown warning"]
   }
 }
 

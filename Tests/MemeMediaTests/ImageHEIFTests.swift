@@ -271,3 +271,17 @@ import Testing
     #expect(probe.maxResidentKilobytes > 0 && probe.maxResidentKilobytes < 60_000, "\(probe)")
   }
 }
+
+extension ImageHEIFTests {
+  /// A file libheif decodes with two warnings (an nclx box with unknown values, found by
+  /// `make fuzz`): the picture loads and the last warning is shown in libheif's words; the
+  /// other's message is not readable in libheif 1.15 and is never touched.
+  @Test func libheifsWarningIsShown() throws {
+    let decoded = try Self.decode("two-warnings.avif")
+    #expect(decoded.image.size == PixelSize(width: 64, height: 48))
+    #expect(
+      decoded.warnings == [
+        "'two-warnings.avif': invalid input: Unknown NCLX matrix coefficients"
+      ])
+  }
+}
