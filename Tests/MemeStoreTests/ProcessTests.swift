@@ -75,7 +75,9 @@ import MemeSystem
     }
     // After a tidy-up nothing a crash left remains: each folder holds its three files and its
     // record (and, where a kill fell between an edit's index write and its record, the files
-    // that record names).
+    // that record names, and the pictures of a later edit killed before its index write: with
+    // the record behind the index, memesh cannot prove those are not a newer version's, so it
+    // keeps them).
     let store = try MemeStore(directory: scratch.memes)
     try store.repair()
     let memes = try store.memes()
@@ -91,7 +93,11 @@ import MemeSystem
         ([meme] + (recorded.map { [$0] } ?? [])).flatMap {
           [$0.originalFile, $0.memeFile, $0.thumbnailFile].map { PathName($0).lastComponent }
         } + [MemeStore.recordName])
-      #expect(files.isSubset(of: allowed), "meme \(meme.id): \(files)")
+      let recordBehind = recorded.map { !MemeStore.sameFiles($0, meme) } ?? false
+      let unexplained = files.subtracting(allowed).filter { name in
+        !(recordBehind && ["original-", "meme-", "thumb-"].contains { name.hasPrefix($0) })
+      }
+      #expect(unexplained.isEmpty, "meme \(meme.id): \(files)")
       #expect(files.count >= 4, "meme \(meme.id): \(files)")
     }
     let trashed = Set(try store.deletedMemes().map(\.id))
