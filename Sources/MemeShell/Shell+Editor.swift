@@ -9,7 +9,7 @@ extension Shell {
   /// `new`: a blank draft.
   func newDraft() {
     apply(.newDraft, label: "new")
-    cleanState = .blank
+    editor.markClean()
     console.line("new draft: top TOP, bottom BOTTOM (placeholders until you type captions)")
   }
 
@@ -206,22 +206,20 @@ extension Shell {
       if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
       return
     }
-    guard let label = history.undo() else { throw ShellError("undo: nothing to undo") }
-    saveDraft()
+    guard let label = editor.undo() else { throw ShellError("undo: nothing to undo") }
     console.line("undid \(label)")
   }
 
   /// `redo`.
   func redo() throws {
-    guard let label = history.redo() else { throw ShellError("redo: nothing to redo") }
+    guard let label = editor.redo() else { throw ShellError("redo: nothing to redo") }
     view = .editor
-    saveDraft()
     console.line("redid \(label)")
   }
 
   /// `history`: the editor's steps, the current one marked.
   func listHistory() {
-    let (steps, current) = history.steps
+    let (steps, current) = editor.history.steps
     for (index, step) in steps.enumerated() {
       let marker = index == current ? "*" : " "
       let undone = index > current ? " (undone)" : ""
@@ -244,7 +242,7 @@ extension Shell {
       ("bottom", state.bottom),
       ("font", state.font),
       ("crop", state.crop.description),
-      ("unsaved changes", hasUnsavedChanges ? "yes" : "no"),
+      ("unsaved changes", editor.hasUnsavedChanges ? "yes" : "no"),
       ("editing", state.editingID.map(String.init) ?? ""),
     ]
     for (key, value) in lines {
@@ -324,7 +322,7 @@ extension Shell {
   /// `cancel`: drops the draft and shows the sent memes.
   func cancel() {
     let had = state != .blank
-    resetEditor()
+    editor.reset()
     view = .sent
     console.line(had ? "draft discarded" : "nothing to discard")
     if settings.interactive { showSentMemes() }

@@ -5,7 +5,6 @@ import MemeMedia
 extension Shell {
   /// `help [COMMAND]`.
   func help(_ arguments: Arguments) throws {
-    guard arguments.count <= 1 else { throw arguments.usageError() }
     if let name = arguments.words.first {
       guard let command = CommandRegistry.command(named: name) else {
         let near = Suggestions.nearest(

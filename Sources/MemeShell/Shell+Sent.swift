@@ -211,7 +211,6 @@ extension Shell {
   /// `show ID`: the meme at its own aspect ratio (a summary where pictures cannot be drawn).
   func show(_ arguments: Arguments) throws {
     let id = try arguments.id(fallback: currentDetailID)
-    guard arguments.count <= 1 else { throw arguments.usageError() }
     let meme = try store.meme(id: id)
     view = .detail(id: id)
     let formatter = ISO8601DateFormatter()
@@ -270,9 +269,7 @@ extension Shell {
 
   /// `edit ID`: opens a sent meme in the editor with its original picture and recipe.
   func edit(_ arguments: Arguments) throws {
-    let id = try arguments.id(fallback: currentDetailID)
-    guard arguments.count <= 1 else { throw arguments.usageError() }
-    try edit(id: id, recipe: nil)
+    try edit(id: arguments.id(fallback: currentDetailID), recipe: nil)
   }
 
   /// Opens meme `id` for editing; `recipe` (from a loaded file) overrides the stored captions.
@@ -304,14 +301,13 @@ extension Shell {
     apply(
       .edit(id: id, picture: picture, top: top, bottom: bottom, font: font, crop: crop),
       label: "edit \(id)")
-    cleanState = state
+    editor.markClean()
     console.line("editing meme \(id); 'share' updates it in place")
   }
 
   /// `delete ID`: moves a meme to the trash; `undo` in the sent memes brings it back.
   func delete(_ arguments: Arguments) throws {
     let id = try arguments.id(fallback: currentDetailID)
-    guard arguments.count <= 1 else { throw arguments.usageError() }
     let meme = try store.delete(id: id)
     // The sent memes show afterwards, where undo brings the meme back.
     view = .sent
@@ -320,9 +316,6 @@ extension Shell {
 
   /// `export ID PATH`: copies a sent meme's picture to a file.
   func export(_ arguments: Arguments) throws {
-    guard arguments.count == 2 else {
-      throw arguments.usageError(arguments.count < 2 ? "needs an ID and a PATH" : nil)
-    }
     let id = try arguments.id()
     let meme = try store.meme(id: id)
     if let problem = store.problem(of: meme, needing: [\.memeFile]) {

@@ -61,12 +61,13 @@ extension Shell {
     try checkInterrupt("share", "nothing was saved")
     // The draft saved the picture's bytes in the background on 'load'; the store links that
     // file as the meme's original (it checks the bytes, and writes them when it cannot link).
-    reportDraftSave(drafts.takeBackgroundOutcome(waiting: true))
+    editor.finishDraftSave()
     let newMeme = NewMeme(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
       originalSHA256: picture.sha256, original: try picture.originalBytes, rendered: rendered.data,
-      thumbnail: rendered.thumbnail, originalFile: drafts.savedImagePath(sha256: picture.sha256))
+      thumbnail: rendered.thumbnail,
+      originalFile: editor.drafts.savedImagePath(sha256: picture.sha256))
     // The file is written while the store saves, and renamed into place only after the save.
     let pending = destination.map { PendingOutputFile(rendered.data, to: $0) }
     let saved: (meme: Meme, summary: String)
@@ -83,7 +84,7 @@ extension Shell {
       throw error
     }
     let meme = saved.meme
-    resetEditor()
+    editor.reset()
     view = .sent
     // Said once the output file is settled: a failed write to stdout ends memesh at once
     // (Console.writeAll), and must not leave the file's temporary behind.

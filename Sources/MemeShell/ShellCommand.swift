@@ -15,6 +15,8 @@ public struct ShellCommand: Sendable {
   public var discussion: String
   /// Where the command belongs (it runs from any view when its intent is clear).
   public var views: [ViewKind]
+  /// How many words it takes; checked before it runs.
+  var arity: Arity
   /// Completes the command's arguments.
   public var arguments: ArgumentCompleter
   /// Nil when the command can run; otherwise why not (`no camera available`).
@@ -24,7 +26,8 @@ public struct ShellCommand: Sendable {
 
   init(
     _ name: String, aliases: [String] = [], usage: String? = nil, views: [ViewKind],
-    abstract: String, discussion: String = "", arguments: ArgumentCompleter = .none,
+    abstract: String, discussion: String = "", arity: Arity = .any,
+    arguments: ArgumentCompleter = .none,
     unavailableReason: @escaping @Sendable (Shell) -> String? = { _ in nil },
     run: @escaping @Sendable (Shell, Arguments) throws -> Void
   ) {
@@ -34,6 +37,7 @@ public struct ShellCommand: Sendable {
     self.views = views
     self.abstract = abstract
     self.discussion = discussion
+    self.arity = arity
     self.arguments = arguments
     self.unavailableReason = unavailableReason
     self.run = run
@@ -41,6 +45,34 @@ public struct ShellCommand: Sendable {
 
   /// The name and every alias.
   public var allNames: [String] { [name] + aliases }
+}
+
+/// How many words a command takes after its name. A command that parses options or words
+/// of its own (`share`, `crop`) takes `.any` and says what is wrong itself.
+enum Arity: Sendable {
+  /// Any number.
+  case any
+  /// None (`undo`, `quit`).
+  case none
+  /// At most this many (`help [COMMAND]`, `show [ID]` in a meme's detail).
+  case atMost(Int)
+  /// Exactly this many; `missing` and `extra` word the error when given (`load PATH`).
+  case exactly(Int, missing: String? = nil, extra: String? = nil)
+
+  /// Throws the command's usage error when `arguments` has the wrong number of words.
+  func check(_ arguments: Arguments) throws {
+    switch self {
+    case .any:
+      return
+    case .none:
+      if !arguments.isEmpty { throw arguments.usageError() }
+    case .atMost(let limit):
+      if arguments.count > limit { throw arguments.usageError() }
+    case .exactly(let count, let missing, let extra):
+      if arguments.count < count { throw arguments.usageError(missing) }
+      if arguments.count > count { throw arguments.usageError(extra) }
+    }
+  }
 }
 
 /// The words after a command's name.
