@@ -186,7 +186,8 @@ public final class Shell {
     if trimmed.isEmpty || trimmed.hasPrefix("#") { return true }
     let tokens: [CommandTokenizer.Token]
     do {
-      tokens = try CommandTokenizer.tokenize(line)
+      tokens = try CommandTokenizer.tokenize(
+        line, isTextCommand: CommandRegistry.isTextCommand)
     } catch {
       console.error(error.message)
       return false
