@@ -25,6 +25,7 @@ let package = Package(
     systemLibrary("CChafa", pkgConfig: "chafa", apt: ["libchafa-dev", "libglib2.0-dev"]),
     systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
     systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
+    systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
     // The only C memesh writes: libpng's and libjpeg's setjmp/longjmp error handling, and
     // non-variadic wrappers for libedit's variadic configuration calls.
     .target(
@@ -44,7 +45,9 @@ let package = Package(
     // Every C library but libedit, behind Swift types.
     .target(
       name: "MemeMedia",
-      dependencies: ["MemeCore", "CMemeshShim", "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig"]
+      dependencies: [
+        "MemeCore", "CMemeshShim", "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig", "CHeif",
+      ]
     ),
     // The sent-memes store on disk.
     .target(name: "MemeStore", dependencies: ["MemeCore", "MemeSystem"]),
