@@ -219,8 +219,7 @@ final class EditorSession {
         let decoded = try ImageCodec.decode(bytes, name: path)
         let made = MemeRenderer.sourcePicture(path: path, bytes: bytes, decoded: decoded)
         guard made.sha256 == sha256 else {
-          throw ShellError(
-            "the draft's picture \(sha256.prefix(12))… does not match its contents")
+          throw ShellError.draftPictureChanged(sha256: sha256)
         }
         return SourcePicture.Pixels(image: try made.image, proxy: try made.proxy)
       })

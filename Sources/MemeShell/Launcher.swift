@@ -170,9 +170,8 @@ public enum Launcher {
     do {
       data = try ImageFile.read(path: path)
     } catch {
-      let message = (error as? any UserFacingError)?.message ?? "\(error)"
       Console(environment: environment).error(
-        message.replacingOccurrences(of: "cannot load", with: "cannot read"))
+        ShellError.cannotRead(command: nil, path: error.name, reason: error.reason).message)
       return 2
     }
     let transcript = Transcript(text: String(decoding: data, as: UTF8.self))

@@ -148,7 +148,7 @@ extension Shell {
   func listFonts() throws {
     let fonts = catalog.fonts()
     guard !fonts.isEmpty else {
-      throw ShellError("fonts: no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
+      throw ShellError.noFonts
     }
     let width = fonts.map { Display.escaped($0.name).count }.max() ?? 0
     let renderer = CaptionRenderer(catalog: catalog)
@@ -199,20 +199,20 @@ extension Shell {
   func undo() throws {
     if view != .editor {
       guard let meme = try store.undoDelete() else {
-        throw ShellError("undo: nothing to undo (no deleted memes)")
+        throw ShellError.nothingToUndo(inSentMemes: true)
       }
       console.line("restored meme \(meme.id)")
       // Its files may have gone from the trash meanwhile: the record alone came back.
       if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
       return
     }
-    guard let label = editor.undo() else { throw ShellError("undo: nothing to undo") }
+    guard let label = editor.undo() else { throw ShellError.nothingToUndo(inSentMemes: false) }
     console.line("undid \(label)")
   }
 
   /// `redo`.
   func redo() throws {
-    guard let label = editor.redo() else { throw ShellError("redo: nothing to redo") }
+    guard let label = editor.redo() else { throw ShellError.nothingToRedo }
     view = .editor
     console.line("redid \(label)")
   }
@@ -354,7 +354,7 @@ extension Shell {
   /// `camera`: captures one still with ffmpeg or fswebcam and loads it.
   func camera() throws {
     guard let (device, tool) = cameraSetup() else {
-      throw ShellError("camera: no camera available")
+      throw ShellError.noCamera
     }
     let folder = home.appendingPathComponent("captures")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

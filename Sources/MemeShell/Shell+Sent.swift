@@ -26,9 +26,9 @@ extension Shell {
       case "grid": try browseGrid()
       default:
         let hint = Suggestions.nearest(to: layout, among: ["table", "grid"])
-        throw ShellError(
-          "\(arguments.invokedAs): unknown layout '\(layout)'"
-            + (hint.map { "; did you mean '\($0)'?" } ?? " (table or grid)"))
+        throw ShellError.unknownChoice(
+          command: arguments.invokedAs, kind: "layout", word: layout, suggestion: hint,
+          choices: "table or grid")
       }
     } catch {
       // Interrupted (or failed): the user stays where they were.
@@ -279,7 +279,7 @@ extension Shell {
     let meme = try store.meme(id: id)
     // The original and the recipe are all it takes: 'share' writes the other files anew.
     if let problem = store.problem(of: meme, needing: [\.originalFile]) {
-      throw ShellError("edit: meme \(id) cannot be edited: \(problem)")
+      throw ShellError.memeDamaged(command: "edit", id: id, problem: problem)
     }
     let path = store.url(for: meme.originalFile).path
     let bytes = try ImageFile.read(path: path)
@@ -319,7 +319,7 @@ extension Shell {
     let id = try arguments.id()
     let meme = try store.meme(id: id)
     if let problem = store.problem(of: meme, needing: [\.memeFile]) {
-      throw ShellError("export: meme \(id): \(problem)")
+      throw ShellError.memeDamaged(command: "export", id: id, problem: problem)
     }
     let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
     let path = OutputFile.destination(
@@ -329,9 +329,7 @@ extension Shell {
     if let other = OutputFile.unwritableFormat(ofPath: path)
       ?? named.flatMap({ $0 == meme.format ? nil : $0.name })
     {
-      throw ShellError(
-        "export: cannot write '\(path)': meme \(id) is a \(meme.format.name), not \(other) "
-          + "(name it .\(meme.format.fileExtension))")
+      throw ShellError.exportFormatMismatch(id: id, path: path, format: meme.format, named: other)
     }
     try OutputFile.write(data, to: path)
     console.line("wrote \(path)")

@@ -194,15 +194,9 @@ public final class Shell {
     }
     guard let first = tokens.first else { return true }
     guard let command = CommandRegistry.command(named: first.text) else {
-      var message = "unknown command '\(Display.cell(first.text, limit: 40))'"
-      if let near = Suggestions.nearest(
+      let near = Suggestions.nearest(
         to: first.text, among: CommandRegistry.commands.flatMap(\.allNames))
-      {
-        message += "; did you mean '\(near)'?"
-      } else {
-        message += "; 'help' lists the commands"
-      }
-      console.error(message)
+      console.error(ShellError.unknownCommand(first.text, suggestion: near).message)
       return false
     }
     if let reason = command.unavailableReason(self) {
@@ -252,7 +246,7 @@ public final class Shell {
   /// The picture to work on, or an error saying how to get one.
   func requirePicture(for command: String) throws -> SourcePicture {
     guard let picture = state.picture else {
-      throw ShellError("\(command): no picture yet; 'load PATH' one first")
+      throw ShellError.noPicture(command: command)
     }
     return picture
   }

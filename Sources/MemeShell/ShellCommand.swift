@@ -97,9 +97,7 @@ struct Arguments {
 
   /// A usage error for this command.
   func usageError(_ problem: String? = nil) -> ShellError {
-    let problem =
-      problem ?? (tokens.first.map { "unexpected '\($0.text)'" } ?? "missing arguments")
-    return ShellError("\(invokedAs): \(problem) (usage: \(usage))")
+    .usage(command: invokedAs, problem: problem, firstWord: tokens.first?.text, usage: usage)
   }
 
   /// Splits off `--flag VALUE` and `--switch` options; returns the remaining words.
@@ -136,10 +134,9 @@ struct Arguments {
         }
       } else {
         let known = (switches.union(values)).sorted()
-        let hint =
-          Suggestions.nearest(to: name, among: known).map { "; did you mean '\($0)'?" }
-          ?? " (usage: \(usage))"
-        throw ShellError("\(invokedAs): unknown option '\(name)'\(hint)")
+        throw ShellError.unknownOption(
+          command: invokedAs, option: name, suggestion: Suggestions.nearest(to: name, among: known),
+          usage: usage)
       }
     }
     return (positional, seenSwitches, seenValues)
@@ -152,11 +149,8 @@ struct Arguments {
       throw usageError("needs a meme id")
     }
     guard let id = Int(self[index]), id > 0 else {
-      throw ShellError("\(invokedAs): '\(self[index])' is not a meme id (ids are 1, 2, 3…)")
+      throw ShellError.notAMemeID(command: invokedAs, word: self[index])
     }
     return id
   }
 }
-
-/// A one-line error from the shell itself (the same type the core uses).
-typealias ShellError = MemeError
