@@ -24,6 +24,11 @@ enum HEIFCodec {
   /// Decodes the primary image to upright RGBA, within `limits`.
   static func decode(_ data: Data, limits: DecodeLimits) throws(MemeDecodeFailure) -> HEIFPicture
   {
+    do {
+      try SharedLibrary.load([.heif])
+    } catch {
+      throw MemeDecodeFailure(error.message)
+    }
     let decoder = try HEIFDecoder(data, limits: limits)
     let count = decoder.size.width * decoder.size.height * 4
     var failure: MemeDecodeFailure?
