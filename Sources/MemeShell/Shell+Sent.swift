@@ -150,8 +150,8 @@ extension Shell {
   /// `browse --tsv`: id, top, bottom, font, width, height, created (ISO 8601), path of the
   /// rendered image — one row per meme, fields escaped, no header. A stable contract.
   func browseTSV() throws {
-    // The store's path once, not a URL per meme; dates formatted by hand (ISO8601DateFormatter
-    // and URL building were most of the time for 10,000 memes).
+    // The store's path once, not a URL per meme, and dates formatted by hand: both are per-row
+    // costs that dominate for a big store (bench/notes-startup.md).
     let directory = store.directory.path
     let memes = try store.memes()
     try checkInterrupt("browse", "nothing was listed")
@@ -188,8 +188,7 @@ extension Shell {
   }
 
   /// `2026-09-21 16:13`: local time to the minute, what DateFormatter's `yyyy-MM-dd HH:mm`
-  /// writes, from localtime_r (a DateFormatter per row was three quarters of `browse`'s time:
-  /// 3.1 s of 4.2 s for 20,000 memes).
+  /// writes, from localtime_r (a DateFormatter per row would dominate `browse` on a big store).
   static func tableDate(_ date: Date) -> String {
     _ = localTimeReady
     var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
