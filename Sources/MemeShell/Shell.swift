@@ -62,6 +62,7 @@ public final class Shell {
     self.editor = EditorSession(drafts: DraftStore(home: home), console: console)
     self.view = .editor
     if let notice = opened.notice { startWarning(notice) }
+    if let notice = editor.drafts.notice { startWarning(notice) }
     if !restoreDraft(), (try? store.hasMemes()) == true {
       view = .sent
     }
