@@ -77,7 +77,8 @@ final class FontEngine: @unchecked Sendable {
     return found
   }
 
-  private func fontconfig() -> OpaquePointer? {
+  /// The fontconfig configuration, loaded on first use (under the lock).
+  func fontconfig() -> OpaquePointer? {
     guard library != nil else { return nil }
     if config == nil { config = FcInitLoadConfigAndFonts() }
     return config

@@ -35,6 +35,8 @@ enum ShellError: UserFacingError, Equatable {
   case nothingToRedo
   /// `fonts` found no font at all.
   case noFonts
+  /// `fonts --installed` found no installed outline font.
+  case noInstalledFonts
   /// `camera` without a device or capture tool.
   case noCamera
   /// Ctrl-C between a command's steps; `consequence` says what stayed as it was.
@@ -111,6 +113,8 @@ enum ShellError: UserFacingError, Equatable {
       return "redo: nothing to redo"
     case .noFonts:
       return "fonts: no fonts found (set MEMESH_FONTS to memesh's Fonts folder)"
+    case .noInstalledFonts:
+      return "fonts: fontconfig lists no installed outline fonts"
     case .noCamera:
       return "camera: no camera available"
     case .interrupted(let command, let consequence):
