@@ -55,8 +55,8 @@ let package = Package(
     .target(
       name: "MemeMedia",
       dependencies: [
-        "MemeCore", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType", "CHarfBuzz",
-        "CChafa", "CFontconfig", .product(name: "Crypto", package: "swift-crypto"),
+        "MemeCore", "MemeSystem", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType",
+        "CHarfBuzz", "CChafa", "CFontconfig", .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     // The sent-memes store on disk.
