@@ -30,3 +30,8 @@ font: Anton
 crop: off
 unsaved changes: no
 editing:
+# One word too many: the error names the extra word, not the first.
+> show 3 7
+error: show: unexpected '7' (usage: show ID)
+> help top bottom
+error: help: unexpected 'bottom' (usage: help [COMMAND])

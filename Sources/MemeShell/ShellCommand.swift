@@ -71,10 +71,12 @@ enum Arity: Sendable {
     case .none:
       if !arguments.isEmpty { throw arguments.usageError() }
     case .atMost(let limit):
-      if arguments.count > limit { throw arguments.usageError() }
+      if arguments.count > limit { throw arguments.unexpected(at: limit) }
     case .exactly(let count, let missing, let extra):
       if arguments.count < count { throw arguments.usageError(missing) }
-      if arguments.count > count { throw arguments.usageError(extra) }
+      if arguments.count > count {
+        throw extra.map { arguments.usageError($0) } ?? arguments.unexpected(at: count)
+      }
     }
   }
 }
@@ -94,6 +96,12 @@ struct Arguments {
 
   /// The words joined with single spaces (caption text).
   var text: String { words.joined(separator: " ") }
+
+  /// The usage error that blames the word at `index`, the first one too many (`show 3 7`
+  /// blames `7`).
+  func unexpected(at index: Int) -> ShellError {
+    .usage(command: invokedAs, problem: "unexpected '\(self[index])'", firstWord: nil, usage: usage)
+  }
 
   /// A usage error for this command.
   func usageError(_ problem: String? = nil) -> ShellError {
