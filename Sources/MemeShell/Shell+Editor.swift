@@ -340,30 +340,44 @@ extension Shell {
 
   /// Why `camera` cannot run, or nil when a device and a capture tool exist.
   func cameraUnavailableReason() -> String? {
-    cameraSetup() == nil ? "no camera available" : nil
+    if case .failure(let reason) = cameraSetup() { return reason.text }
+    return nil
+  }
+
+  /// Why there is no camera to use: what is missing, in words that say how to fix it.
+  struct CameraProblem: Error {
+    var text: String
   }
 
   /// The video device and capture tool, when both exist.
-  func cameraSetup() -> (device: String, tool: String)? {
-    var device: String?
+  func cameraSetup() -> Result<(device: String, tool: String), CameraProblem> {
+    let device: String
     if let configured = environment["MEMESH_CAMERA"], !configured.isEmpty {
-      device = FileManager.default.fileExists(atPath: configured) ? configured : nil
+      guard FileManager.default.fileExists(atPath: configured) else {
+        return .failure(
+          CameraProblem(text: "no camera: MEMESH_CAMERA names '\(configured)', which does not exist"))
+      }
+      device = configured
     } else {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
-      device = names.filter { $0.hasPrefix("video") }.sorted().first.map { "/dev/" + $0 }
+      guard let found = names.filter({ $0.hasPrefix("video") }).sorted().first else {
+        return .failure(
+          CameraProblem(text: "no camera: no video device in /dev (set MEMESH_CAMERA to one)"))
+      }
+      device = "/dev/" + found
     }
-    guard let device else { return nil }
     for tool in ["ffmpeg", "fswebcam"] {
-      if let path = ExternalTool.find(tool, environment: environment) { return (device, path) }
+      if let path = ExternalTool.find(tool, environment: environment) {
+        return .success((device, path))
+      }
     }
-    return nil
+    return .failure(
+      CameraProblem(text: "no camera tool: \(device) needs ffmpeg or fswebcam on the PATH"))
   }
 
   /// `camera`: captures one still with ffmpeg or fswebcam and loads it.
   func camera() throws {
-    guard let (device, tool) = cameraSetup() else {
-      throw ShellError.noCamera
-    }
+    let (device, tool) = try cameraSetup().mapError { ShellError.noCamera(reason: $0.text) }.get()
     let folder = home.appendingPathComponent("captures")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let stamp = Int(Date().timeIntervalSince1970 * 1000)

@@ -22,7 +22,7 @@ public struct ShellCommand: Sendable {
   /// True for caption commands: the rest of the line is the caption as typed, not shell words
   /// (`CommandTokenizer.tokenize(_:isTextCommand:)`).
   public var takesText: Bool
-  /// Nil when the command can run; otherwise why not (`no camera available`).
+  /// Nil when the command can run; otherwise why not (`no camera: no video device in /dev …`).
   var unavailableReason: @Sendable (Shell) -> String?
   /// Runs the command with the words after its name.
   var run: @Sendable (Shell, Arguments) throws -> Void

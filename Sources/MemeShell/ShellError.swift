@@ -38,7 +38,7 @@ enum ShellError: UserFacingError, Equatable {
   /// `fonts --installed` found no installed outline font.
   case noInstalledFonts
   /// `camera` without a device or capture tool.
-  case noCamera
+  case noCamera(reason: String)
   /// Ctrl-C between a command's steps; `consequence` says what stayed as it was.
   case interrupted(command: String, consequence: String?)
   /// A draft's picture whose bytes no longer hash to the name it is saved under.
@@ -115,8 +115,8 @@ enum ShellError: UserFacingError, Equatable {
       return "fonts: no fonts found (set MEMESH_FONTS to memesh's Fonts folder)"
     case .noInstalledFonts:
       return "fonts: fontconfig lists no installed outline fonts"
-    case .noCamera:
-      return "camera: no camera available"
+    case .noCamera(let reason):
+      return "camera: \(reason)"
     case .interrupted(let command, let consequence):
       return "\(command): interrupted" + (consequence.map { "; \($0)" } ?? "")
     case .draftPictureChanged(let sha256):
