@@ -35,13 +35,19 @@ let package = Package(
       linkerSettings: [.linkedLibrary("z")]
     ),
 
+    // Captions spliced into a baseline JPEG's entropy-coded data (memesh_splice.h says why C).
+    .target(name: "CMemeshSplice", dependencies: ["CJPEG", "CMemeshShim"]),
+
     // MARK: - Swift
     // Plain values: no C, no terminal, no files.
     .target(name: "MemeCore"),
     // Every C library but libedit, behind Swift types.
     .target(
       name: "MemeMedia",
-      dependencies: ["MemeCore", "CMemeshShim", "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig"]
+      dependencies: [
+        "MemeCore", "CMemeshShim", "CMemeshSplice", "CFreeType", "CHarfBuzz", "CChafa",
+        "CFontconfig",
+      ]
     ),
     // The sent-memes store on disk.
     .target(name: "MemeStore", dependencies: ["MemeCore"]),
@@ -61,9 +67,12 @@ let package = Package(
     // MARK: - Tests
     .testTarget(name: "MemeCoreTests", dependencies: ["MemeCore"]),
     .testTarget(
-      name: "MemeMediaTests", dependencies: ["MemeMedia", "memesh-image-probe"],
+      name: "MemeMediaTests",
+      dependencies: ["MemeMedia", "memesh-image-probe", "CMemeshCoefficients"],
       resources: [.copy("Fixtures")]
     ),
+    // Reads a JPEG's DCT coefficients (libjpeg), for the splice's proof of no loss.
+    .target(name: "CMemeshCoefficients", dependencies: ["CJPEG"], path: "Tests/CoefficientReader"),
     // Loads pictures in a separate process for MemeMediaTests (stderr stays empty, bomb memory).
     .executableTarget(
       name: "memesh-image-probe", dependencies: ["MemeMedia"], path: "Tests/ImageProbe"),

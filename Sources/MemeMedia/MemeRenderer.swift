@@ -84,8 +84,10 @@ public struct MemeRenderer: Sendable {
   public static let jpegMaxDimension = 65500
 
   /// Renders what the editor holds; the recipe (captions, font, crop, original's SHA-256) is
-  /// embedded so the file can be edited again.
-  public func render(_ state: EditorState, format: ImageFormat, jpegQuality: Int = 90) throws
+  /// embedded so the file can be edited again. A JPEG of a JPEG photo is spliced into the
+  /// photo's own data when it can be (`JPEGSplice`); an explicit `jpegQuality` (default 90)
+  /// encodes the whole picture at that quality.
+  public func render(_ state: EditorState, format: ImageFormat, jpegQuality: Int? = nil) throws
     -> Output
   {
     guard let picture = state.picture else {
@@ -94,16 +96,28 @@ public struct MemeRenderer: Sendable {
     let recipe = MemeRecipe(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
       originalSHA256: picture.sha256)
+    var refusal: JPEGSplice.Refusal?
+    if format == .jpeg {
+      let splice =
+        jpegQuality == nil
+        ? try spliced(state, picture: picture, recipe: recipe) : .failure(.explicitQuality)
+      switch splice {
+      case .success(let output): return output
+      case .failure(let why): refusal = why
+      }
+    }
     // The photo's colour profile rides along (read from the original's header, ~0.1 ms).
     let options = EncodeOptions(
-      jpegQuality: jpegQuality, recipe: recipe,
+      jpegQuality: jpegQuality ?? 90, recipe: recipe,
       iccProfile: ImageCodec.iccProfile(of: try picture.originalBytes))
     // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
     // look at 12 million alpha bytes.
-    return try render(
+    var output = try render(
       picture.image, top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
       format: format, options: options,
       isOpaque: picture.format == .jpeg ? true : nil)
+    if let refusal, refusal != .notJPEG { output.report.explanation += "\n" + refusal.explanation }
+    return output
   }
 
   /// Crops `image`, draws the captions, encodes as `format` and makes the thumbnail.
