@@ -56,6 +56,7 @@ public enum Launcher {
     }
     let console = Console(environment: environment, colorAllowed: drawsPictures)
     let shell = Shell(home: home, console: console, settings: settings, environment: environment)
+    shell.warnAboutEnvironment()
 
     if !options.commands.isEmpty {
       var failed = false
