@@ -25,6 +25,7 @@ let package = Package(
     systemLibrary("CChafa", pkgConfig: "chafa", apt: ["libchafa-dev", "libglib2.0-dev"]),
     systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
     systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
+    systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
     // The only C memesh writes: libpng's and libjpeg's setjmp/longjmp error handling, and
     // non-variadic wrappers for libedit's variadic configuration calls.
     .target(
@@ -49,7 +50,7 @@ let package = Package(
       name: "MemeMedia",
       dependencies: [
         "MemeCore", "CMemeshShim", "CMemeshSplice", "CFreeType", "CHarfBuzz", "CChafa",
-        "CFontconfig",
+        "CFontconfig", "CHeif",
       ]
     ),
     // The sent-memes store on disk.

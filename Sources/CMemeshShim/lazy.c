@@ -1,7 +1,8 @@
-/* Loads FreeType, HarfBuzz, fontconfig, chafa and GLib when memesh first calls into them, not
-   at start: those five (and what they pull in: graphite2, brotli, expat, pcre2) cost the
-   dynamic loader about 2 ms at every start, and most commands (`quit`, `browse`, `show`,
-   `delete`, completion) never draw a glyph or a terminal picture.
+/* Loads FreeType, HarfBuzz, fontconfig, chafa, GLib and libheif when memesh first calls into
+   them, not at start: those six (and what they pull in: graphite2, brotli, expat, pcre2;
+   libde265, dav1d, aom, x265) cost the dynamic loader milliseconds at every start, and most
+   commands (`quit`, `browse`, `show`, `delete`, completion) never draw a glyph, a terminal
+   picture or a phone photo.
 
    Each function memesh calls in them is defined here as a two-instruction trampoline that jumps
    through a slot. A slot first holds a stub that saves the argument registers, loads the
@@ -9,7 +10,7 @@
    that library's handle, never the global scope, which would find these trampolines again),
    then jumps on to the real function. The trampolines are hidden: the libraries, once loaded,
    call each other directly, never through them. Linking with --as-needed (Package.swift) then leaves
-   the five libraries out of the executable's start-up list, because nothing else refers to
+   the six libraries out of the executable's start-up list, because nothing else refers to
    them.
 
    A function not listed here still works: the linker takes it from the library as before, and
@@ -23,13 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum memesh_lazy_library { FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, LIBRARY_COUNT };
+enum memesh_lazy_library { FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, HEIF, LIBRARY_COUNT };
 
 static const char *const library_names[LIBRARY_COUNT] = {
     "libfreetype.so.6", "libharfbuzz.so.0", "libfontconfig.so.1", "libchafa.so.0",
-    "libglib-2.0.so.0"};
+    "libglib-2.0.so.0", "libheif.so.1"};
 
-/* Every function memesh calls in the five libraries (`nm -D --undefined-only memesh`). */
+/* Every function memesh calls in the six libraries (`nm -D --undefined-only memesh`). */
 #define MEMESH_LAZY_FUNCTIONS(X)                                                                 \
   X(FREETYPE, FT_Done_Face)                                                                     \
   X(FREETYPE, FT_Done_FreeType)                                                                 \
@@ -113,7 +114,27 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(HARFBUZZ, hb_font_get_nominal_glyph)                                                        \
   X(HARFBUZZ, hb_font_set_scale)                                                                \
   X(HARFBUZZ, hb_font_set_variations)                                                           \
-  X(HARFBUZZ, hb_shape)
+  X(HARFBUZZ, hb_shape)                                                                         \
+  X(HEIF, heif_context_alloc)                                                                   \
+  X(HEIF, heif_context_free)                                                                    \
+  X(HEIF, heif_context_get_primary_image_handle)                                                \
+  X(HEIF, heif_context_read_from_memory)                                                        \
+  X(HEIF, heif_decode_image)                                                                    \
+  X(HEIF, heif_decoding_options_alloc)                                                          \
+  X(HEIF, heif_decoding_options_free)                                                           \
+  X(HEIF, heif_image_get_bits_per_pixel_range)                                                  \
+  X(HEIF, heif_image_get_decoding_warnings)                                                     \
+  X(HEIF, heif_image_get_height)                                                                \
+  X(HEIF, heif_image_get_plane_readonly)                                                        \
+  X(HEIF, heif_image_get_width)                                                                 \
+  X(HEIF, heif_image_handle_get_color_profile_type)                                             \
+  X(HEIF, heif_image_handle_get_height)                                                         \
+  X(HEIF, heif_image_handle_get_luma_bits_per_pixel)                                            \
+  X(HEIF, heif_image_handle_get_raw_color_profile)                                              \
+  X(HEIF, heif_image_handle_get_raw_color_profile_size)                                         \
+  X(HEIF, heif_image_handle_get_width)                                                          \
+  X(HEIF, heif_image_handle_release)                                                            \
+  X(HEIF, heif_image_release)
 
 /* The trampoline `NAME`, its slot `memesh_slot_NAME` (first holding `memesh_first_NAME`) and
    that first-call stub, which hands the slot's address to memesh_lazy_first in %r11. */
