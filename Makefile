@@ -9,6 +9,8 @@ DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetyp
   libharfbuzz-dev libchafa-dev libglib2.0-dev libfontconfig-dev libdeflate-dev \
   fontconfig fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-lohit-deva \
   tmux strace python3 patchelf
+# WebP and GIF (the codec layer's libwebp and giflib adapters).
+DEB_PACKAGES += libwebp-dev libgif-dev
 # groff reads the manual page in the tests (ManualPageTests).
 DEB_PACKAGES += groff-base
 # HEIC/AVIF through libheif (libde265 and libaom decode); heif-enc makes the bench's HEIC input.

@@ -1,8 +1,8 @@
-/* Loads FreeType, HarfBuzz, fontconfig, chafa, GLib and libheif when memesh first calls into
-   them, not at start: those six (and what they pull in: graphite2, brotli, expat, pcre2;
-   libde265, dav1d, aom, x265) cost the dynamic loader milliseconds at every start, and most
-   commands (`quit`, `browse`, `show`, `delete`, completion) never draw a glyph, a terminal
-   picture or a phone photo.
+/* Loads FreeType, HarfBuzz, fontconfig, chafa, GLib, libheif, libwebp and giflib when memesh
+   first calls into them, not at start: those (and what they pull in: graphite2, brotli, expat,
+   pcre2; libde265, dav1d, aom, x265) cost the dynamic loader milliseconds at every start, and
+   most commands (`quit`, `browse`, `show`, `delete`, completion) never draw a glyph, a terminal
+   picture or a phone photo, nor read a WebP or a GIF.
 
    Each function memesh calls in them is defined here as a two-instruction trampoline that jumps
    through a slot. A slot first holds a stub that saves the argument registers, loads the
@@ -10,7 +10,7 @@
    that library's handle, never the global scope, which would find these trampolines again),
    then jumps on to the real function. The trampolines are hidden: the libraries, once loaded,
    call each other directly, never through them. Linking with --as-needed (Package.swift) then leaves
-   the six libraries out of the executable's start-up list, because nothing else refers to
+   these libraries out of the executable's start-up list, because nothing else refers to
    them.
 
    A function not listed here still works: the linker takes it from the library as before, and
@@ -24,13 +24,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum memesh_lazy_library { FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, HEIF, LIBRARY_COUNT };
+enum memesh_lazy_library {
+  FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, HEIF,
+  WEBP, WEBPDEMUX, WEBPMUX, GIF,
+  LIBRARY_COUNT
+};
 
 static const char *const library_names[LIBRARY_COUNT] = {
     "libfreetype.so.6", "libharfbuzz.so.0", "libfontconfig.so.1", "libchafa.so.0",
-    "libglib-2.0.so.0", "libheif.so.1"};
+    "libglib-2.0.so.0", "libheif.so.1",
+    "libwebp.so.7", "libwebpdemux.so.2", "libwebpmux.so.3", "libgif.so.7"};
 
-/* Every function memesh calls in the six libraries (`nm -D --undefined-only memesh`). */
+/* Every function memesh calls in these libraries (`nm -D --undefined-only memesh`). */
 #define MEMESH_LAZY_FUNCTIONS(X)                                                                 \
   X(FREETYPE, FT_Done_Face)                                                                     \
   X(FREETYPE, FT_Done_FreeType)                                                                 \
@@ -134,7 +139,45 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(HEIF, heif_image_handle_get_raw_color_profile_size)                                         \
   X(HEIF, heif_image_handle_get_width)                                                          \
   X(HEIF, heif_image_handle_release)                                                            \
-  X(HEIF, heif_image_release)
+  X(HEIF, heif_image_release)                                                                   \
+  X(WEBP, WebPConfigInitInternal)                                                               \
+  X(WEBP, WebPConfigLosslessPreset)                                                             \
+  X(WEBP, WebPDecode)                                                                           \
+  X(WEBP, WebPEncode)                                                                           \
+  X(WEBP, WebPFree)                                                                             \
+  X(WEBP, WebPFreeDecBuffer)                                                                    \
+  X(WEBP, WebPGetFeaturesInternal)                                                              \
+  X(WEBP, WebPInitDecoderConfigInternal)                                                        \
+  X(WEBP, WebPMemoryWrite)                                                                      \
+  X(WEBP, WebPMemoryWriterClear)                                                                \
+  X(WEBP, WebPMemoryWriterInit)                                                                 \
+  X(WEBP, WebPPictureAlloc)                                                                     \
+  X(WEBP, WebPPictureFree)                                                                      \
+  X(WEBP, WebPPictureInitInternal)                                                              \
+  X(WEBP, WebPValidateConfig)                                                                   \
+  X(WEBPDEMUX, WebPAnimDecoderDelete)                                                           \
+  X(WEBPDEMUX, WebPAnimDecoderGetInfo)                                                          \
+  X(WEBPDEMUX, WebPAnimDecoderGetNext)                                                          \
+  X(WEBPDEMUX, WebPAnimDecoderNewInternal)                                                      \
+  X(WEBPDEMUX, WebPAnimDecoderOptionsInitInternal)                                              \
+  X(WEBPDEMUX, WebPDemuxDelete)                                                                 \
+  X(WEBPDEMUX, WebPDemuxGetChunk)                                                               \
+  X(WEBPDEMUX, WebPDemuxInternal)                                                               \
+  X(WEBPDEMUX, WebPDemuxReleaseChunkIterator)                                                   \
+  X(WEBPMUX, WebPMuxAssemble)                                                                   \
+  X(WEBPMUX, WebPMuxDelete)                                                                     \
+  X(WEBPMUX, WebPMuxSetChunk)                                                                   \
+  X(WEBPMUX, WebPMuxSetImage)                                                                   \
+  X(WEBPMUX, WebPNewInternal)                                                                   \
+  X(GIF, DGifCloseFile)                                                                         \
+  X(GIF, DGifExtensionToGCB)                                                                    \
+  X(GIF, DGifGetExtension)                                                                      \
+  X(GIF, DGifGetExtensionNext)                                                                  \
+  X(GIF, DGifGetImageDesc)                                                                      \
+  X(GIF, DGifGetLine)                                                                           \
+  X(GIF, DGifGetRecordType)                                                                     \
+  X(GIF, DGifOpen)                                                                              \
+  X(GIF, GifErrorString)
 
 /* The trampoline `NAME`, its slot `memesh_slot_NAME` (first holding `memesh_first_NAME`) and
    that first-call stub, which hands the slot's address to memesh_lazy_first in %r11. */
