@@ -94,6 +94,9 @@ let package = Package(
     // A LineEditor with a fixed completer that MemeShellTests drive through a pseudo-terminal.
     .executableTarget(
       name: "line-editor-demo", dependencies: ["MemeShell"], path: "Tests/LineEditorDemo"),
+    // The JPEG splice's parts timed in-process, for `make bench` (issue 19).
+    .executableTarget(
+      name: "memesh-splice-bench", dependencies: ["MemeMedia"], path: "Tests/SpliceBench"),
     // One meme from a photo to a file through MemeRenderer, timed by `make bench`.
     .executableTarget(
       name: "memesh-render-bench", dependencies: ["MemeMedia"], path: "Tests/RenderBench"),

@@ -1,6 +1,7 @@
 // The JPEG splicer: see memesh_splice.h for what it does and why it is C.
 #include "memesh_splice.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -78,24 +79,28 @@ static inline uint32_t peek32(const uint8_t *bits, uint64_t position) {
   return (uint32_t)((load_be64(bits + (position >> 3)) << (position & 7)) >> 32);
 }
 
-/// One Huffman value at `*position`, or -1 for a code the table does not have.
-static inline int huffman_decode(const huffman_table *table, const uint8_t *bits,
-                                 uint64_t *position) {
-  uint32_t word = peek32(bits, *position);
+/// The Huffman value whose code starts `word` (the next 32 bits) and the code's length, or -1
+/// for a code the table does not have.
+static inline int huffman_symbol(const huffman_table *table, uint32_t word, int *length) {
   uint16_t entry = table->lookahead[word >> (32 - LOOKAHEAD)];
   if (entry != 0) {
-    *position += entry >> 8;
+    *length = entry >> 8;
     return entry & 0xff;
   }
-  for (int length = LOOKAHEAD + 1; length <= 16; length++) {
-    int32_t code = (int32_t)(word >> (32 - length));
-    if (code <= table->max_code[length]) {
-      *position += (uint64_t)length;
-      int index = code + table->value_offset[length];
+  for (int size = LOOKAHEAD + 1; size <= 16; size++) {
+    int32_t code = (int32_t)(word >> (32 - size));
+    if (code <= table->max_code[size]) {
+      *length = size;
+      int index = code + table->value_offset[size];
       return index >= 0 && index < table->value_count ? table->values[index] : -1;
     }
   }
   return -1;
+}
+
+/// The signed value of `size` raw bits as JPEG codes them (a leading 0 bit means negative).
+static inline int32_t extend(uint32_t raw, int size) {
+  return raw < (1u << (size - 1)) ? (int32_t)raw - (int32_t)((1u << size) - 1) : (int32_t)raw;
 }
 
 /// A stuffed entropy-coded segment being written (0xFF followed by 0x00).
@@ -128,8 +133,8 @@ static void writer_bytes(bit_writer *writer, const void *bytes, size_t count) {
   writer->length += count;
 }
 
-/// Appends the low `count` (≤ 32) bits of `value`, stuffing a zero after every 0xFF byte.
-static inline void put_bits(bit_writer *writer, uint32_t value, int count) {
+/// Appends the low `count` (≤ 56) bits of `value`, stuffing a zero after every 0xFF byte.
+static inline void put_bits(bit_writer *writer, uint64_t value, int count) {
   if (count == 0) return;
   if (writer->length + 16 > writer->capacity && !writer_reserve(writer, 16)) return;
   writer->accumulator = (writer->accumulator << count) | (value & ((1ull << count) - 1));
@@ -149,6 +154,11 @@ static void flush_bits(bit_writer *writer) {
 
 /// Copies bits `from ..< to` of unstuffed data.
 static void copy_bits(bit_writer *writer, const uint8_t *bits, uint64_t from, uint64_t to) {
+  while (to - from >= 56) {
+    uint64_t chunk = (load_be64(bits + (from >> 3)) << (from & 7)) >> 8;
+    put_bits(writer, chunk, 56);
+    from += 56;
+  }
   while (to - from >= 32) {
     put_bits(writer, peek32(bits, from), 32);
     from += 32;
@@ -190,9 +200,22 @@ typedef struct jpeg_file {
   bool jfif, adobe;
   int adobe_transform;
   size_t exif_offset, exif_size;
+  size_t recipe_offset, recipe_size;
+  /// Every table the scan uses has a code for every value baseline JPEG can need (as the
+  /// standard tables do): libjpeg can then encode the touched rows with them directly.
+  bool tables_complete;
 } jpeg_file;
 
 static uint32_t be16(const uint8_t *bytes) { return (uint32_t)bytes[0] << 8 | bytes[1]; }
+
+static const char recipe_keyword[] = "memesh:recipe";
+
+static bool is_memesh_recipe(const jpeg_file *file, const segment *part) {
+  size_t keyword = sizeof recipe_keyword - 1;
+  return part->marker == 0xfe && part->length >= 4 + keyword + 1 &&
+         memcmp(file->data + part->offset + 4, recipe_keyword, keyword) == 0 &&
+         file->data[part->offset + 4 + keyword] == ' ';
+}
 
 /// Reads a DHT segment's tables.
 static memesh_splice_refusal read_dht(jpeg_file *file, const uint8_t *body, size_t length) {
@@ -272,6 +295,23 @@ static memesh_splice_refusal read_sof(jpeg_file *file, uint8_t marker, const uin
   return MEMESH_SPLICE_OK;
 }
 
+/// Whether `table` has a code for every DC size (0–11) or every AC run/size value.
+static bool table_complete(const huffman_table *table, bool ac) {
+  if (!ac) {
+    for (int size = 0; size <= 11; size++) {
+      if (table->length[size] == 0) return false;
+    }
+    return true;
+  }
+  if (table->length[0x00] == 0 || table->length[0xf0] == 0) return false;
+  for (int run = 0; run < 16; run++) {
+    for (int size = 1; size <= 10; size++) {
+      if (table->length[run << 4 | size] == 0) return false;
+    }
+  }
+  return true;
+}
+
 /// Checks a SOS segment against the frame and notes each component's tables.
 static memesh_splice_refusal read_sos(jpeg_file *file, const uint8_t *body, size_t length) {
   if (file->width == 0 || length < 1) return MEMESH_SPLICE_DAMAGED;
@@ -288,6 +328,12 @@ static memesh_splice_refusal read_sos(jpeg_file *file, const uint8_t *body, size
         !file->ac[part->ac].defined || !file->quant_defined[part->quant]) {
       return MEMESH_SPLICE_DAMAGED;
     }
+  }
+  file->tables_complete = true;
+  for (int index = 0; index < count; index++) {
+    const component *part = &file->component[index];
+    file->tables_complete &= table_complete(&file->dc[part->dc], false) &&
+                             table_complete(&file->ac[part->ac], true);
   }
   const uint8_t *spectral = body + 1 + 2 * count;
   if (spectral[0] != 0 || spectral[1] != 63 || spectral[2] != 0) {
@@ -311,7 +357,8 @@ static memesh_splice_refusal read_sos(jpeg_file *file, const uint8_t *body, size
 }
 
 /// Reads every marker from SOI to the first SOS; the file's bytes must outlive `file`.
-static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, size_t size) {
+static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, size_t size,
+                                          bool restarts_allowed) {
   memset(file, 0, sizeof *file);
   file->data = data;
   file->size = size;
@@ -340,7 +387,7 @@ static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, 
       refusal = read_sof(file, marker, body, body_length);
     } else if (marker == 0xdd) {
       if (body_length < 2) return MEMESH_SPLICE_DAMAGED;
-      if (be16(body) != 0) refusal = MEMESH_SPLICE_RESTARTS;
+      if (be16(body) != 0 && !restarts_allowed) refusal = MEMESH_SPLICE_RESTARTS;
     } else if (marker == 0xe0 && body_length >= 5 && memcmp(body, "JFIF", 5) == 0) {
       file->jfif = true;
     } else if (marker == 0xee && body_length >= 12 && memcmp(body, "Adobe", 5) == 0) {
@@ -361,6 +408,11 @@ static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, 
       return MEMESH_SPLICE_DAMAGED;
     }
     if (refusal != MEMESH_SPLICE_OK) return refusal;
+    if (is_memesh_recipe(file, &file->segments[file->segment_count]) &&
+        file->recipe_size == 0) {
+      file->recipe_offset = at + 4 + sizeof recipe_keyword;
+      file->recipe_size = length - 2 - sizeof recipe_keyword;
+    }
     file->segment_count++;
     at += 2 + length;
   }
@@ -380,11 +432,12 @@ memesh_splice_refusal memesh_splice_inspect(const uint8_t *jpeg, size_t size,
   memset(layout, 0, sizeof *layout);
   jpeg_file *file = malloc(sizeof *file);
   if (file == NULL) return MEMESH_SPLICE_FAILED;
-  memesh_splice_refusal refusal = read_headers(file, jpeg, size);
+  memesh_splice_refusal refusal = read_headers(file, jpeg, size, false);
   if (refusal == MEMESH_SPLICE_OK) {
     *layout = (memesh_splice_layout){file->width,       file->height,      file->mcu_width,
                                      file->mcu_height, file->mcus_across, file->mcu_rows,
-                                     file->exif_offset, file->exif_size};
+                                     file->exif_offset, file->exif_size,
+                                     file->recipe_offset, file->recipe_size};
   }
   free(file);
   return refusal;
@@ -454,26 +507,26 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
 static inline bool read_block(const uint8_t *bits, uint64_t *position, const huffman_table *dc,
                               const huffman_table *ac, int32_t *predictor,
                               int16_t *coefficients) {
-  int size = huffman_decode(dc, bits, position);
+  // One 32-bit peek per code: a code (≤ 16 bits) and its value bits (≤ 11) fit in it.
+  uint64_t at = *position;
+  uint32_t word = peek32(bits, at);
+  int length;
+  int size = huffman_symbol(dc, word, &length);
   if (size < 0 || size > 11) return false;
-  int32_t difference = 0;
-  if (size > 0) {
-    uint32_t raw = peek32(bits, *position) >> (32 - size);
-    *position += (uint64_t)size;
-    difference = raw < (1u << (size - 1)) ? (int32_t)raw - (int32_t)((1u << size) - 1)
-                                          : (int32_t)raw;
-  }
-  *predictor += difference;
+  if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
+  at += (uint64_t)(length + size);
   if (*predictor < -32767 || *predictor > 32767) return false;
   if (coefficients) {
     memset(coefficients, 0, 64 * sizeof *coefficients);
     coefficients[0] = (int16_t)*predictor;
   }
   for (int k = 1; k < 64; k++) {
-    int symbol = huffman_decode(ac, bits, position);
+    word = peek32(bits, at);
+    int symbol = huffman_symbol(ac, word, &length);
     if (symbol < 0) return false;
     int run = symbol >> 4, bits_count = symbol & 15;
     if (bits_count == 0) {
+      at += (uint64_t)length;
       if (run != 15) break;  // end of block
       k += 15;
       if (k > 63) return false;
@@ -481,14 +534,12 @@ static inline bool read_block(const uint8_t *bits, uint64_t *position, const huf
     }
     k += run;
     if (k > 63 || bits_count > 10) return false;
-    uint32_t raw = peek32(bits, *position) >> (32 - bits_count);
-    *position += (uint64_t)bits_count;
     if (coefficients) {
-      coefficients[k] = (int16_t)(raw < (1u << (bits_count - 1))
-                                      ? (int32_t)raw - (int32_t)((1u << bits_count) - 1)
-                                      : (int32_t)raw);
+      coefficients[k] = (int16_t)extend((word << length) >> (32 - bits_count), bits_count);
     }
+    at += (uint64_t)(length + bits_count);
   }
+  *position = at;
   return true;
 }
 
@@ -556,6 +607,8 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
   for (int part = 0; part < 3; part++) {
     index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
   }
+  // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
+  if (index->bit_count - position >= 8) return MEMESH_SPLICE_DAMAGED;
   return MEMESH_SPLICE_OK;
 }
 
@@ -669,20 +722,12 @@ static void write_sof(bit_writer *writer, const jpeg_file *file, uint32_t width,
   writer->length += sof->length;
 }
 
-static const char recipe_keyword[] = "memesh:recipe";
-
-static bool is_memesh_recipe(const jpeg_file *file, const segment *part) {
-  size_t keyword = sizeof recipe_keyword - 1;
-  return part->marker == 0xfe && part->length >= 4 + keyword + 1 &&
-         memcmp(file->data + part->offset + 4, recipe_keyword, keyword) == 0 &&
-         file->data[part->offset + 4 + keyword] == ' ';
-}
-
 /// SOI and every segment up to and including SOS, the frame resized. `keep_metadata` false keeps only what a
 /// decoder needs (tables, frame, JFIF/Adobe colour markers) for a band's own small JPEG;
 /// `recipe` (or NULL) goes in a COM segment after the APPn segments.
 static bool write_headers(bit_writer *writer, const jpeg_file *file, uint32_t width,
-                          uint32_t height, bool keep_metadata, const char *recipe) {
+                          uint32_t height, bool keep_metadata, const char *recipe,
+                          uint32_t restart_interval) {
   writer_bytes(writer, "\xff\xd8", 2);
   bool recipe_written = recipe == NULL;
   for (int at = 0; at < file->segment_count; at++) {
@@ -698,6 +743,11 @@ static bool write_headers(bit_writer *writer, const jpeg_file *file, uint32_t wi
       writer_bytes(writer, " ", 1);
       writer_bytes(writer, recipe, length);
       recipe_written = true;
+    }
+    if (part->marker == 0xda && restart_interval > 0) {
+      uint8_t dri[6] = {0xff, 0xdd, 0, 4, (uint8_t)(restart_interval >> 8),
+                        (uint8_t)restart_interval};
+      writer_bytes(writer, dri, sizeof dri);
     }
     if ((size_t)at == file->sof_index) {
       write_sof(writer, file, width, height);
@@ -799,6 +849,21 @@ static bool encode_band(const jpeg_file *file, const uint8_t *pixels, size_t str
   encoder.write_JFIF_header = FALSE;
   encoder.write_Adobe_marker = FALSE;
   encoder.optimize_coding = FALSE;
+  // With the source's own tables, a restart marker after every MCU row as in the spliced file:
+  // each row's bytes then go into it as they are.
+  encoder.restart_in_rows = file->tables_complete ? 1 : 0;
+  for (int slot = 0; file->tables_complete && slot < 4; slot++) {
+    const huffman_table *from[2] = {&file->dc[slot], &file->ac[slot]};
+    JHUFF_TBL **to[2] = {&encoder.dc_huff_tbl_ptrs[slot], &encoder.ac_huff_tbl_ptrs[slot]};
+    for (int class = 0; class < 2; class++) {
+      if (!from[class]->defined) continue;
+      if (*to[class] == NULL) *to[class] = jpeg_alloc_huff_table((j_common_ptr)&encoder);
+      memcpy((*to[class])->bits, from[class]->counts, 17);
+      (*to[class])->bits[0] = 0;
+      memset((*to[class])->huffval, 0, sizeof (*to[class])->huffval);
+      memcpy((*to[class])->huffval, from[class]->values, (size_t)from[class]->value_count);
+    }
+  }
   for (int slot = 0; slot < 4; slot++) {
     if (!file->quant_defined[slot]) continue;
     if (encoder.quant_tbl_ptrs[slot] == NULL) {
@@ -813,6 +878,10 @@ static bool encode_band(const jpeg_file *file, const uint8_t *pixels, size_t str
     info->h_samp_factor = file->components == 1 ? 1 : file->component[part].h;
     info->v_samp_factor = file->components == 1 ? 1 : file->component[part].v;
     info->quant_tbl_no = file->component[part].quant;
+    if (file->tables_complete) {
+      info->dc_tbl_no = file->component[part].dc;
+      info->ac_tbl_no = file->component[part].ac;
+    }
   }
   jpeg_start_compress(&encoder, TRUE);
   while (encoder.next_scanline < height) {
@@ -842,99 +911,159 @@ typedef struct splice_job {
   size_t message_size;
 } splice_job;
 
-/// Decodes source MCU rows `row ..< end` (the crop's rows `meme_row …`), draws the captions,
-/// encodes them with the source's tables and appends their blocks to `writer`.
-static memesh_splice_refusal splice_band(const splice_job *job, uint32_t meme_row,
-                                         uint32_t meme_end, bit_writer *writer,
-                                         int32_t *predictor) {
+/// A run of touched MCU rows (in the crop) and its rows as libjpeg encoded them.
+typedef struct band {
+  uint32_t row, end;
+  uint8_t *encoded;
+  unsigned long encoded_size;
+  memesh_splice_refusal refusal;
+  char message[160];
+} band;
+
+/// Decodes the source's MCU rows of `part` (a small JPEG of just those rows: the source's
+/// tables, their bits, DC prediction from zero), draws the captions on them and encodes them
+/// with the source's sampling and quantization tables into `part->encoded`.
+static void make_band(const splice_job *job, band *part) {
   const jpeg_file *file = job->file;
   const memesh_splice_request *request = job->request;
-  uint32_t row = job->first_row + meme_row, end = job->first_row + meme_end;
+  uint32_t row = job->first_row + part->row, end = job->first_row + part->end;
   uint32_t top = row * file->mcu_height;
-  uint32_t source_height = (end * file->mcu_height < file->height ? end * file->mcu_height
-                                                                  : file->height) - top;
-  uint32_t meme_top = meme_row * file->mcu_height;
-  uint32_t meme_bottom = meme_end * file->mcu_height;
+  uint32_t bottom = end * file->mcu_height < file->height ? end * file->mcu_height : file->height;
+  uint32_t source_height = bottom - top;
+  uint32_t meme_top = part->row * file->mcu_height;
+  uint32_t meme_bottom = part->end * file->mcu_height;
   if (meme_bottom > request->crop_height) meme_bottom = request->crop_height;
   uint32_t height = meme_bottom - meme_top;
-  if (height > source_height) return MEMESH_SPLICE_DAMAGED;
-
-  // The band as a JPEG of its own: the source's tables, its rows' bits, DC from zero.
+  part->refusal = MEMESH_SPLICE_OK;
+  if (height > source_height) {
+    part->refusal = MEMESH_SPLICE_DAMAGED;
+    return;
+  }
   bit_writer small = {0};
   int32_t small_predictor[3] = {0, 0, 0};
-  memesh_splice_refusal refusal = MEMESH_SPLICE_OK;
-  uint8_t *pixels = NULL, *masks = NULL, *encoded = NULL;
-  unsigned long encoded_size = 0;
-  jpeg_file *band = NULL;
-  scan_index band_index = {0};
-  if (!write_headers(&small, file, file->width, source_height, false, NULL)) {
-    refusal = MEMESH_SPLICE_FAILED;
+  uint8_t *pixels = NULL, *masks = NULL;
+  if (!write_headers(&small, file, file->width, source_height, false, NULL, 0)) {
+    part->refusal = MEMESH_SPLICE_FAILED;
     goto done;
   }
-  for (uint32_t source_row = row; source_row < end && refusal == MEMESH_SPLICE_OK; source_row++) {
-    refusal = copy_mcus(file, job->index, source_row, 0, file->mcus_across, &small,
-                        small_predictor);
+  for (uint32_t at = row; at < end && part->refusal == MEMESH_SPLICE_OK; at++) {
+    part->refusal = copy_mcus(file, job->index, at, 0, file->mcus_across, &small, small_predictor);
   }
-  if (refusal != MEMESH_SPLICE_OK) goto done;
+  if (part->refusal != MEMESH_SPLICE_OK) goto done;
   flush_bits(&small);
   writer_bytes(&small, "\xff\xd9", 2);
   pixels = malloc((size_t)file->width * source_height * 4);
   masks = malloc((size_t)request->crop_width * 2 + 16);
-  band = malloc(sizeof *band);
-  if (small.failed || pixels == NULL || masks == NULL || band == NULL) {
-    refusal = MEMESH_SPLICE_FAILED;
+  if (small.failed || pixels == NULL || masks == NULL) {
+    part->refusal = MEMESH_SPLICE_FAILED;
     goto done;
   }
-  if (!decode_band(small.bytes, small.length, pixels, file->width, source_height, job->message,
-                   job->message_size)) {
-    refusal = MEMESH_SPLICE_FAILED;
+  if (!decode_band(small.bytes, small.length, pixels, file->width, source_height, part->message,
+                   sizeof part->message)) {
+    part->refusal = MEMESH_SPLICE_FAILED;
     goto done;
   }
   size_t stride = (size_t)file->width * 4;
   uint8_t *left = pixels + (size_t)request->crop_x * 4;
-  for (uint32_t line = 0; line < height; line++) {
-    if (request->overlay != NULL) {
-      memesh_overlay_draw_row(request->overlay, meme_top + line, left + line * stride,
-                              request->crop_width, masks);
-    }
+  for (uint32_t line = 0; request->overlay != NULL && line < height; line++) {
+    memesh_overlay_draw_row(request->overlay, meme_top + line, left + line * stride,
+                            request->crop_width, masks);
   }
-  if (!encode_band(file, left, stride, request->crop_width, height, &encoded, &encoded_size,
-                   job->message, job->message_size)) {
-    refusal = MEMESH_SPLICE_FAILED;
-    goto done;
-  }
-  // The band's blocks, read back and coded again with the source's Huffman tables.
-  refusal = read_headers(band, encoded, encoded_size);
-  if (refusal == MEMESH_SPLICE_OK) refusal = build_index(band, &band_index, false);
-  if (refusal != MEMESH_SPLICE_OK) {
-    snprintf(job->message, job->message_size, "libjpeg wrote a band memesh cannot read");
-    refusal = MEMESH_SPLICE_FAILED;
-    goto done;
-  }
-  if (band->components != file->components || band->mcus_across != job->end_column - job->first_column ||
-      band->mcu_rows != meme_end - meme_row || band->mcu_width != file->mcu_width ||
-      band->mcu_height != file->mcu_height) {
-    snprintf(job->message, job->message_size, "libjpeg wrote a band of another layout");
-    refusal = MEMESH_SPLICE_FAILED;
-    goto done;
-  }
-  {
-    uint64_t position = 0;
-    int32_t band_predictor[3] = {0, 0, 0};
-    size_t mcus = (size_t)band->mcus_across * band->mcu_rows;
-    for (size_t mcu = 0; mcu < mcus && refusal == MEMESH_SPLICE_OK; mcu++) {
-      refusal = recode_mcu(band, band_index.bits, &position, band_index.bit_count,
-                           band_predictor, file, writer, predictor);
-    }
+  if (!encode_band(file, left, stride, request->crop_width, height, &part->encoded,
+                   &part->encoded_size, part->message, sizeof part->message)) {
+    part->refusal = MEMESH_SPLICE_FAILED;
   }
 done:
-  scan_index_free(&band_index);
-  free(band);
-  free(encoded);
   free(pixels);
   free(masks);
   free(small.bytes);
+}
+
+/// Ends the MCU row being written: pads the byte, then RSTn (n counts restarts modulo 8).
+static void write_restart(bit_writer *writer, uint32_t *restarts) {
+  flush_bits(writer);
+  uint8_t marker[2] = {0xff, (uint8_t)(0xd0 + (*restarts & 7))};
+  writer_bytes(writer, marker, 2);
+  (*restarts)++;
+}
+
+/// Appends `part`'s rows, each after a restart marker (but a first row of the scan). With the
+/// source's own tables libjpeg's bytes for each row are copied as they are; otherwise every
+/// block is read back and Huffman-coded again with the source's tables.
+static memesh_splice_refusal write_band(const splice_job *job, band *part, bit_writer *writer,
+                                        uint32_t *restarts) {
+  const jpeg_file *file = job->file;
+  jpeg_file *encoded = malloc(sizeof *encoded);
+  scan_index index = {0};
+  memesh_splice_refusal refusal = MEMESH_SPLICE_FAILED;
+  if (encoded == NULL) return refusal;
+  uint32_t rows = part->end - part->row;
+  if (read_headers(encoded, part->encoded, part->encoded_size, true) != MEMESH_SPLICE_OK) {
+    snprintf(job->message, job->message_size, "libjpeg wrote a band memesh cannot read");
+  } else if (encoded->components != file->components ||
+             encoded->mcus_across != job->end_column - job->first_column ||
+             encoded->mcu_rows != rows || encoded->mcu_width != file->mcu_width ||
+             encoded->mcu_height != file->mcu_height) {
+    snprintf(job->message, job->message_size, "libjpeg wrote a band of another layout");
+  } else if (file->tables_complete) {
+    // Rows between RSTn markers, up to EOI.
+    const uint8_t *data = part->encoded;
+    size_t at = encoded->scan_offset, start = at, size = part->encoded_size;
+    uint32_t row = 0;
+    while (at + 1 < size) {
+      if (data[at] != 0xff || data[at + 1] == 0x00) {
+        at += data[at] == 0xff ? 2 : 1;
+        continue;
+      }
+      uint8_t marker = data[at + 1];
+      if (marker != 0xd9 && (marker < 0xd0 || marker > 0xd7)) break;
+      if (part->row + row > 0) write_restart(writer, restarts);
+      writer_bytes(writer, data + start, at - start);
+      row++;
+      at += 2;
+      start = at;
+      if (marker == 0xd9) break;
+    }
+    if (row == rows && data[at - 1] == 0xd9) {
+      refusal = MEMESH_SPLICE_OK;
+    } else {
+      snprintf(job->message, job->message_size, "libjpeg wrote a band of unexpected rows");
+    }
+  } else if (unstuff(encoded, &index) == MEMESH_SPLICE_OK) {
+    refusal = MEMESH_SPLICE_OK;
+    uint64_t position = 0;
+    int32_t band_predictor[3] = {0, 0, 0};
+    for (uint32_t row = 0; row < rows && refusal == MEMESH_SPLICE_OK; row++) {
+      if (part->row + row > 0) write_restart(writer, restarts);
+      int32_t predictor[3] = {0, 0, 0};
+      for (uint32_t mcu = 0; mcu < encoded->mcus_across && refusal == MEMESH_SPLICE_OK; mcu++) {
+        refusal = recode_mcu(encoded, index.bits, &position, index.bit_count, band_predictor,
+                             file, writer, predictor);
+      }
+    }
+  } else {
+    snprintf(job->message, job->message_size, "libjpeg wrote a band memesh cannot read");
+  }
+  scan_index_free(&index);
+  free(encoded);
   return refusal;
+}
+
+/// The bands still to make, shared by the threads that make them.
+typedef struct band_queue {
+  const splice_job *job;
+  band *bands;
+  uint32_t count;
+  uint32_t next;  // taken with an atomic add
+} band_queue;
+
+static void *band_worker(void *argument) {
+  band_queue *queue = argument;
+  for (;;) {
+    uint32_t at = __atomic_fetch_add(&queue->next, 1, __ATOMIC_RELAXED);
+    if (at >= queue->count) return NULL;
+    make_band(queue->job, &queue->bands[at]);
+  }
 }
 
 /// The crop at 1/8 scale from each block's DC value (a block's mean is DC × Q₀ / 8 + 128).
@@ -984,23 +1113,52 @@ static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
   return pixels;
 }
 
-memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
-                                         const memesh_splice_request *request,
-                                         memesh_splice_result *result, char *message,
-                                         size_t message_size) {
+/// A JPEG read and indexed: its headers and its scan's MCU offsets, DC predictors and values.
+struct memesh_splice_source {
+  jpeg_file file;
+  scan_index index;
+};
+
+memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint64_t max_pixels,
+                                         memesh_splice_source **opened, uint64_t *scan_ns) {
+  *opened = NULL;
+  memesh_splice_source *source = calloc(1, sizeof *source);
+  if (source == NULL) return MEMESH_SPLICE_FAILED;
+  uint64_t started = now_ns();
+  memesh_splice_refusal refusal = read_headers(&source->file, jpeg, size, false);
+  if (refusal == MEMESH_SPLICE_OK &&
+      (uint64_t)source->file.width * source->file.height > max_pixels) {
+    refusal = MEMESH_SPLICE_TOO_LARGE;
+  }
+  if (refusal == MEMESH_SPLICE_OK) refusal = build_index(&source->file, &source->index, true);
+  if (refusal != MEMESH_SPLICE_OK) {
+    memesh_splice_close(source);
+    return refusal;
+  }
+  if (scan_ns != NULL) *scan_ns = now_ns() - started;
+  *opened = source;
+  return MEMESH_SPLICE_OK;
+}
+
+void memesh_splice_close(memesh_splice_source *source) {
+  if (source == NULL) return;
+  scan_index_free(&source->index);
+  free(source);
+}
+
+memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
+                                          const memesh_splice_request *request,
+                                          memesh_splice_result *result, char *message,
+                                          size_t message_size) {
   memset(result, 0, sizeof *result);
   if (message_size > 0) message[0] = 0;
-  jpeg_file *file = malloc(sizeof *file);
-  if (file == NULL) return MEMESH_SPLICE_FAILED;
-  scan_index index = {0};
+  const jpeg_file *file = &source->file;
+  const scan_index *index = &source->index;
   bit_writer writer = {0};
   uint8_t *touched = NULL;
-  memesh_splice_refusal refusal = read_headers(file, jpeg, size);
-  if (refusal != MEMESH_SPLICE_OK) goto done;
-  if ((uint64_t)file->width * file->height > request->max_pixels) {
-    refusal = MEMESH_SPLICE_TOO_LARGE;
-    goto done;
-  }
+  band *bands = NULL;
+  uint32_t band_total = 0;
+  memesh_splice_refusal refusal = MEMESH_SPLICE_OK;
   if (request->crop_x % file->mcu_width != 0 || request->crop_y % file->mcu_height != 0 ||
       request->crop_width == 0 || request->crop_height == 0 ||
       request->crop_x >= file->width || request->crop_y >= file->height ||
@@ -1010,11 +1168,7 @@ memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
     goto done;
   }
   uint64_t started = now_ns();
-  refusal = build_index(file, &index, request->want_preview != 0);
-  if (refusal != MEMESH_SPLICE_OK) goto done;
-  result->scan_ns = now_ns() - started;
-
-  splice_job job = {file, &index, request, request->crop_x / file->mcu_width, 0,
+  splice_job job = {file, index, request, request->crop_x / file->mcu_width, 0,
                     request->crop_y / file->mcu_height, message, message_size};
   job.end_column = job.first_column + (request->crop_width + file->mcu_width - 1) / file->mcu_width;
   uint32_t rows = (request->crop_height + file->mcu_height - 1) / file->mcu_height;
@@ -1036,30 +1190,56 @@ memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
     for (uint32_t row = first; row <= last && row < rows; row++) touched[row] = 1;
   }
 
-  writer.capacity = size + size / 8 + 65536;
+  writer.capacity = file->size + file->size / 8 + 65536;
   writer.bytes = malloc(writer.capacity);
   if (writer.bytes == NULL ||
       !write_headers(&writer, file, request->crop_width, request->crop_height, true,
-                     request->recipe)) {
+                     request->recipe, job.end_column - job.first_column)) {
     refusal = MEMESH_SPLICE_FAILED;
     goto done;
   }
-  int32_t predictor[3] = {0, 0, 0};
-  for (uint32_t row = 0; row < rows && refusal == MEMESH_SPLICE_OK;) {
-    uint32_t end = row + 1;
-    while (end < rows && touched[end] == touched[row]) end++;
-    if (touched[row]) {
-      uint64_t band_started = now_ns();
-      result->touched_rows += end - row;
-      refusal = splice_band(&job, row, end, &writer, predictor);
-      result->band_ns += now_ns() - band_started;
+  // The touched rows in runs; libjpeg's work on them (decode, draw, encode) on two threads.
+  bands = calloc(rows, sizeof *bands);
+  if (bands == NULL) {
+    refusal = MEMESH_SPLICE_FAILED;
+    goto done;
+  }
+  uint32_t band_count = 0;
+  band_total = rows;
+  for (uint32_t row = 0; row < rows; row++) {
+    if (!touched[row]) continue;
+    if (band_count > 0 && bands[band_count - 1].end == row) {
+      bands[band_count - 1].end = row + 1;
     } else {
-      for (uint32_t copy = row; copy < end && refusal == MEMESH_SPLICE_OK; copy++) {
-        refusal = copy_mcus(file, &index, job.first_row + copy, job.first_column, job.end_column,
-                            &writer, predictor);
-      }
+      bands[band_count++] = (band){.row = row, .end = row + 1};
     }
-    row = end;
+  }
+  uint64_t band_started = now_ns();
+  band_queue queue = {&job, bands, band_count, 0};
+  pthread_t helper;
+  bool helped = band_count > 1 && pthread_create(&helper, NULL, band_worker, &queue) == 0;
+  band_worker(&queue);
+  if (helped) pthread_join(helper, NULL);
+  for (uint32_t at = 0; at < band_count && refusal == MEMESH_SPLICE_OK; at++) {
+    refusal = bands[at].refusal;
+    if (refusal != MEMESH_SPLICE_OK) snprintf(message, message_size, "%s", bands[at].message);
+  }
+  result->band_ns = now_ns() - band_started;
+  // Every MCU row after a restart marker (DC prediction from zero): a copied row's first
+  // MCU is coded again for that, the rest of its bits copied; a band's rows come whole.
+  uint32_t next_band = 0, restarts = 0;
+  for (uint32_t row = 0; row < rows && refusal == MEMESH_SPLICE_OK;) {
+    if (next_band < band_count && bands[next_band].row == row) {
+      result->touched_rows += bands[next_band].end - row;
+      refusal = write_band(&job, &bands[next_band], &writer, &restarts);
+      row = bands[next_band++].end;
+    } else {
+      if (row > 0) write_restart(&writer, &restarts);
+      int32_t predictor[3] = {0, 0, 0};
+      refusal = copy_mcus(file, index, job.first_row + row, job.first_column, job.end_column,
+                          &writer, predictor);
+      row++;
+    }
   }
   if (refusal != MEMESH_SPLICE_OK) goto done;
   flush_bits(&writer);
@@ -1068,9 +1248,9 @@ memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
     refusal = MEMESH_SPLICE_FAILED;
     goto done;
   }
-  result->write_ns = now_ns() - started - result->scan_ns - result->band_ns;
+  result->write_ns = now_ns() - started - result->band_ns;
   if (request->want_preview) {
-    result->preview = dc_preview(file, &index, request, &result->preview_width,
+    result->preview = dc_preview(file, index, request, &result->preview_width,
                                  &result->preview_height);
     if (result->preview == NULL) {
       refusal = MEMESH_SPLICE_FAILED;
@@ -1088,10 +1268,31 @@ done:
     free(result->preview);
     result->preview = NULL;
   }
+  for (uint32_t at = 0; bands != NULL && at < band_total; at++) free(bands[at].encoded);
+  free(bands);
   free(touched);
   free(writer.bytes);
-  scan_index_free(&index);
-  free(file);
+  return refusal;
+}
+
+memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
+                                         const memesh_splice_request *request,
+                                         memesh_splice_result *result, char *message,
+                                         size_t message_size) {
+  memset(result, 0, sizeof *result);
+  if (message_size > 0) message[0] = 0;
+  memesh_splice_source *source = NULL;
+  uint64_t scan_ns = 0;
+  memesh_splice_refusal refusal =
+      memesh_splice_open(jpeg, size, request->max_pixels, &source, &scan_ns);
+  if (refusal == MEMESH_SPLICE_OK) {
+    refusal = memesh_splice_write(source, request, result, message, message_size);
+    result->scan_ns = scan_ns;
+  }
+  if (refusal == MEMESH_SPLICE_DAMAGED && message_size > 0 && message[0] == 0) {
+    snprintf(message, message_size, "its markers or entropy-coded data do not add up");
+  }
+  memesh_splice_close(source);
   return refusal;
 }
 

@@ -1,4 +1,4 @@
-import CMemeshShim
+import CMemeshCodec
 import CMemeshSplice
 import Foundation
 import MemeCore
@@ -79,6 +79,8 @@ public enum JPEGSplice {
     public var rect: PixelRect
     /// One MCU in pixels.
     public var mcuSize: PixelSize
+    /// The recipe in the photo's "memesh:recipe" comment, when memesh made it.
+    public var recipe: MemeRecipe?
   }
 
   /// What a splice made and how long its parts took.
@@ -116,39 +118,34 @@ public enum JPEGSplice {
     guard rect.x % mcu.width == 0, rect.y % mcu.height == 0 else {
       return .failure(.unalignedCrop(mcuWidth: mcu.width, mcuHeight: mcu.height))
     }
-    return .success(Plan(size: size, rect: rect, mcuSize: mcu))
+    var recipe: MemeRecipe?
+    if layout.recipe_size > 0 {
+      let start = bytes.startIndex + layout.recipe_offset
+      recipe = MemeRecipe(encoded: String(decoding: bytes[start..<start + layout.recipe_size], as: UTF8.self))
+    }
+    return .success(Plan(size: size, rect: rect, mcuSize: mcu, recipe: recipe))
   }
 
-  /// Splices `canvases` (laid out for `plan.rect`'s size) into `bytes`, with `recipe` in a
+  /// Splices `canvases` (laid out for `plan.rect`'s size) into `source`, with `recipe` in a
   /// comment; `preview` asks for the 1/8-scale picture of the crop as well.
   static func splice(
-    _ bytes: Data, plan: Plan, canvases: [CaptionCanvas], recipe: String?, maxPixels: Int,
-    preview: Bool
+    _ source: Source, plan: Plan, canvases: [CaptionCanvas], recipe: String, preview: Bool
   ) -> Result<Spliced, Refusal> {
-    var result = memesh_splice_result()
-    var message = [CChar](repeating: 0, count: 256)
-    let code = bytes.withUnsafeBytes { raw in
-      CaptionCanvas.withOverlay(canvases) { overlay in
-        MemeRenderer.withOptionalCString(recipe) { recipe in
-          var request = memesh_splice_request(
+    CaptionCanvas.withOverlay(canvases) { overlay in
+      recipe.withCString { recipe in
+        source.write(
+          memesh_splice_request(
             crop_x: UInt32(plan.rect.x), crop_y: UInt32(plan.rect.y),
             crop_width: UInt32(plan.rect.width), crop_height: UInt32(plan.rect.height),
-            overlay: overlay, recipe: recipe, max_pixels: UInt64(max(0, maxPixels)),
-            want_preview: preview ? 1 : 0)
-          return message.withUnsafeMutableBufferPointer { buffer in
-            memesh_splice_jpeg(
-              raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &request, &result,
-              buffer.baseAddress, buffer.count)
-          }
-        }
+            overlay: overlay, recipe: recipe, max_pixels: 0, want_preview: preview ? 1 : 0))
       }
     }
-    return finished(code, result, message)
   }
 
   /// The splice's outcome as a value (the C buffers handed over or freed).
-  private static func finished(
-    _ code: memesh_splice_refusal, _ result: memesh_splice_result, _ message: [CChar]
+  fileprivate static func finished(
+    _ code: memesh_splice_refusal, _ result: memesh_splice_result, _ message: [CChar],
+    scanMilliseconds: Double
   ) -> Result<Spliced, Refusal> {
     guard code == MEMESH_SPLICE_OK, let jpeg = result.jpeg else {
       let text = String(
@@ -167,7 +164,7 @@ public enum JPEGSplice {
       Spliced(
         jpeg: Data(bytesNoCopy: jpeg, count: result.jpeg_size, deallocator: .free),
         preview: picture, mcuRows: Int(result.mcu_rows), touchedRows: Int(result.touched_rows),
-        scanMilliseconds: Double(result.scan_ns) / 1e6,
+        scanMilliseconds: scanMilliseconds,
         bandMilliseconds: Double(result.band_ns) / 1e6,
         writeMilliseconds: Double(result.write_ns) / 1e6))
   }
@@ -185,8 +182,11 @@ extension JPEGSplice {
     case .success(let found): plan = found
     case .failure(let refusal): return .failure(refusal)
     }
-    var result = memesh_splice_result()
-    var message = [CChar](repeating: 0, count: 256)
+    let source: Source
+    switch Source.open(bytes, maxPixels: maxPixels) {
+    case .success(let opened): source = opened
+    case .failure(let refusal): return .failure(refusal)
+    }
     let layers = regions.map { region in
       memesh_caption_layer(
         outlines: nil, outline_count: 0, fills: nil, fill_count: 0, colors: nil, color_count: 0,
@@ -194,20 +194,94 @@ extension JPEGSplice {
         right: Int32(clamping: region.x + region.width),
         bottom: Int32(clamping: region.y + region.height))
     }
-    let code = bytes.withUnsafeBytes { raw in
-      layers.withUnsafeBufferPointer { layers in
-        var overlay = memesh_overlay(layers: layers.baseAddress, count: UInt32(layers.count))
-        var request = memesh_splice_request(
-          crop_x: UInt32(plan.rect.x), crop_y: UInt32(plan.rect.y),
-          crop_width: UInt32(plan.rect.width), crop_height: UInt32(plan.rect.height),
-          overlay: &overlay, recipe: nil, max_pixels: UInt64(max(0, maxPixels)), want_preview: 1)
-        return message.withUnsafeMutableBufferPointer { buffer in
-          memesh_splice_jpeg(
-            raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &request, &result,
-            buffer.baseAddress, buffer.count)
-        }
+    return layers.withUnsafeBufferPointer { layers in
+      withUnsafePointer(
+        to: memesh_overlay(layers: layers.baseAddress, count: UInt32(layers.count))
+      ) { overlay in
+        source.write(
+          memesh_splice_request(
+            crop_x: UInt32(plan.rect.x), crop_y: UInt32(plan.rect.y),
+            crop_width: UInt32(plan.rect.width), crop_height: UInt32(plan.rect.height),
+            overlay: overlay, recipe: nil, max_pixels: 0, want_preview: 1))
       }
     }
-    return finished(code, result, message)
+  }
+}
+
+
+extension JPEGSplice {
+  /// A JPEG opened for splicing: its headers read and its scan indexed once (every Huffman code
+  /// read, no IDCT), so `load` can prove its coded data whole and `share` can splice it without
+  /// reading it again. The C index points into a private copy of the bytes.
+  final class Source: @unchecked Sendable {
+    private let storage: UnsafeMutableRawBufferPointer
+    private let handle: OpaquePointer
+    /// Milliseconds the index took.
+    let scanMilliseconds: Double
+
+    private init(storage: UnsafeMutableRawBufferPointer, handle: OpaquePointer, scan: Double) {
+      self.storage = storage
+      self.handle = handle
+      self.scanMilliseconds = scan
+    }
+
+    deinit {
+      memesh_splice_close(handle)
+      storage.deallocate()
+    }
+
+    /// Reads and indexes `bytes`, or says why they cannot be spliced.
+    static func open(_ bytes: Data, maxPixels: Int) -> Result<Source, Refusal> {
+      let storage = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: max(1, bytes.count), alignment: 16)
+      _ = bytes.copyBytes(to: storage.bindMemory(to: UInt8.self))
+      var handle: OpaquePointer?
+      var nanoseconds: UInt64 = 0
+      let code = memesh_splice_open(
+        storage.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+        UInt64(max(0, maxPixels)), &handle, &nanoseconds)
+      guard code == MEMESH_SPLICE_OK, let handle else {
+        storage.deallocate()
+        return .failure(Refusal(code))
+      }
+      return .success(Source(storage: storage, handle: handle, scan: Double(nanoseconds) / 1e6))
+    }
+
+    /// Splices as `request` asks (only reads the index: any thread may).
+    func write(_ request: memesh_splice_request) -> Result<Spliced, Refusal> {
+      var request = request
+      var result = memesh_splice_result()
+      var message = [CChar](repeating: 0, count: 256)
+      let code = message.withUnsafeMutableBufferPointer { buffer in
+        memesh_splice_write(handle, &request, &result, buffer.baseAddress, buffer.count)
+      }
+      return JPEGSplice.finished(code, result, message, scanMilliseconds: scanMilliseconds)
+    }
+  }
+
+  /// The source `load` opened last, by its SHA-256, for the share that usually follows.
+  private static let recent = RecentSource()
+
+  /// Keeps `source` (of the file whose SHA-256 is `sha256`) for `source(for:sha256:)`.
+  static func remember(_ source: Source, sha256: String) { recent.set(source, sha256: sha256) }
+
+  /// The source `load` kept for these bytes, or the bytes opened now.
+  static func source(for bytes: Data, sha256: String, maxPixels: Int) -> Result<Source, Refusal> {
+    if let kept = recent.get(sha256: sha256) { return .success(kept) }
+    return Source.open(bytes, maxPixels: maxPixels)
+  }
+}
+
+/// One opened source behind a lock (a 12-MP photo's index is about 6 MB: only one is kept).
+private final class RecentSource: @unchecked Sendable {
+  private let lock = NSLock()
+  private var kept: (sha256: String, source: JPEGSplice.Source)?
+
+  func set(_ source: JPEGSplice.Source, sha256: String) {
+    lock.withLock { kept = (sha256, source) }
+  }
+
+  func get(sha256: String) -> JPEGSplice.Source? {
+    lock.withLock { kept?.sha256 == sha256 ? kept?.source : nil }
   }
 }

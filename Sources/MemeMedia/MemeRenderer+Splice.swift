@@ -1,4 +1,5 @@
-import CMemeshShim
+import CMemeshCodec
+import Dispatch
 import Foundation
 import MemeCore
 
@@ -22,10 +23,16 @@ extension MemeRenderer {
       for: rect.size, top: state.top, bottom: state.bottom, font: state.font)
     let thumbnailSize = ImageOps.fittedSize(
       of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
+    let source: JPEGSplice.Source
+    switch JPEGSplice.source(
+      for: bytes, sha256: picture.sha256, maxPixels: DecodeLimits.default.maxPixels)
+    {
+    case .success(let opened): source = opened
+    case .failure(let refusal): return .failure(refusal)
+    }
     let spliced: JPEGSplice.Spliced
     switch JPEGSplice.splice(
-      bytes, plan: plan, canvases: canvases, recipe: recipe.encoded(),
-      maxPixels: DecodeLimits.default.maxPixels,
+      source, plan: plan, canvases: canvases, recipe: recipe.encoded(),
       preview: rect.width / 8 >= thumbnailSize.width && rect.height / 8 >= thumbnailSize.height)
     {
     case .success(let made): spliced = made
@@ -40,7 +47,7 @@ extension MemeRenderer {
     let drawn = try captions.render(
       onto: small, top: state.top, bottom: state.bottom, font: state.font)
     let thumbnail = try ImageCodec.encode(
-      drawn.image, as: .png, options: EncodeOptions(recipe: recipe))
+      drawn.image, as: .png, settings: EncodeSettings(recipe: recipe))
     var explained = report
     explained.explanation += "\n" + JPEGSplice.explanation(spliced)
     return .success(
@@ -89,6 +96,80 @@ extension MemeRenderer {
   }
 }
 
+/// What `load` says about a picture besides its size: warnings from decoding it, the recipe of a
+/// meme memesh made, and the EXIF orientation it was turned upright by.
+public struct LoadedFacts: Sendable {
+  public var warnings: [String]
+  public var recipe: MemeRecipe?
+  public var orientation: Int
+}
+
+extension MemeRenderer {
+  /// Loads `path` as the editor's picture. A JPEG that can be spliced (`JPEGSplice.plan`) is
+  /// read and its coded data indexed (which proves it whole) while its SHA-256 is computed on a
+  /// second core, and is not decoded: its pixels are decoded the first time something needs
+  /// them (a preview, a PNG share), and a JPEG share never does. Any other picture is decoded
+  /// at once (`loadPicture`).
+  public static func loadForEditing(
+    path: String, displayPath: String? = nil, limits: DecodeLimits = .default
+  ) throws -> (picture: SourcePicture, decoded: LoadedFacts) {
+    let bytes = try ImageFile.read(path: path)
+    if let indexed = indexedJPEG(bytes, path: path, displayPath: displayPath ?? path, limits: limits)
+    {
+      return indexed
+    }
+    let (picture, decoded) = try loadPicture(path: path, displayPath: displayPath, limits: limits)
+    return (
+      picture,
+      LoadedFacts(
+        warnings: decoded.warnings, recipe: decoded.recipe, orientation: decoded.orientation)
+    )
+  }
+
+  /// `bytes` as a picture decoded on demand, when they are a JPEG that can be spliced and whose
+  /// coded data is whole; nil otherwise (the caller decodes it, and words any problem).
+  private static func indexedJPEG(
+    _ bytes: Data, path: String, displayPath: String, limits: DecodeLimits
+  ) -> (picture: SourcePicture, decoded: LoadedFacts)? {
+    guard ImageCodec.sniff(bytes) == .jpeg, case .success(let plan) = JPEGSplice.plan(bytes, crop: .off),
+      plan.size.width * plan.size.height <= limits.maxPixels
+    else { return nil }
+    let hashing = HashTask(bytes)
+    let opened = JPEGSplice.Source.open(bytes, maxPixels: limits.maxPixels)
+    let sha256 = hashing.result()
+    guard case .success(let source) = opened else { return nil }
+    JPEGSplice.remember(source, sha256: sha256)
+    let picture = SourcePicture(
+      path: displayPath, originalBytes: bytes, sha256: sha256, format: .jpeg, size: plan.size
+    ) { bytes in
+      let decoded = try ImageCodec.decode(bytes, name: path, limits: limits)
+      return SourcePicture.Pixels(
+        image: decoded.image,
+        proxy: reduced(decoded.image, toFit: ImageFile.proxyDimension, isOpaque: true, threads: 2))
+    }
+    return (picture, LoadedFacts(warnings: [], recipe: plan.recipe, orientation: 1))
+  }
+}
+
+/// A SHA-256 computed on a thread of its own.
+private final class HashTask: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private var digest = ""
+
+  init(_ bytes: Data) {
+    Thread { [self] in
+      digest = Checksum.sha256(bytes)
+      done.signal()
+    }.start()
+  }
+
+  /// Waits for the digest.
+  func result() -> String {
+    done.wait()
+    return digest
+  }
+}
+
 extension JPEGSplice {
   /// The `preview --explain` line for a spliced meme.
   static func explanation(_ spliced: Spliced) -> String {
@@ -96,12 +177,11 @@ extension JPEGSplice {
       + "block rows re-encoded, the rest copied unchanged"
   }
 
-  /// The `preview --explain` line for sharing `state` as a JPEG: spliced, or why not.
-  public static func explanation(for state: EditorState) -> String? {
-    guard let picture = state.picture, picture.format == .jpeg,
-      let bytes = try? picture.originalBytes
-    else { return nil }
-    switch plan(bytes, crop: state.crop) {
+  /// The `preview --explain` line for sharing `picture` cropped by `crop` as a JPEG: spliced,
+  /// or why not (nil for a picture that is not a JPEG).
+  public static func explanation(for picture: SourcePicture, crop: Crop) -> String? {
+    guard picture.format == .jpeg, let bytes = try? picture.originalBytes else { return nil }
+    switch plan(bytes, crop: crop) {
     case .success:
       return "jpeg: a JPEG share is spliced into the photo's own data (only the block rows the "
         + "captions touch are re-encoded)"

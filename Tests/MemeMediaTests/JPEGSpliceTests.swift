@@ -15,7 +15,7 @@ import Testing
   /// 4:2:0, standard Huffman tables, no restart markers).
   static func photoJPEG(width: Int, height: Int) throws -> Data {
     let photo = MemeRendererTests.photo(width: width, height: height)
-    return try ImageCodec.encode(photo, as: .jpeg, options: EncodeOptions(jpegQuality: 90))
+    return try ImageCodec.encode(photo, as: .jpeg, settings: EncodeSettings(quality: 90))
   }
 
   static func picture(_ bytes: Data, name: String = "photo.jpg") throws -> SourcePicture {
@@ -137,8 +137,11 @@ import Testing
     let captioned = EditorState(picture: picture, top: "one does not simply", bottom: "jpeg")
     let spliced = try renderer.render(captioned, format: .jpeg).data
     // What the captions cost when the whole picture is encoded again at the source's quality.
-    let whole = try renderer.render(captioned, format: .jpeg, jpegQuality: 90).data
-    let plain = try renderer.render(EditorState(picture: picture), format: .jpeg, jpegQuality: 90)
+    let image = try picture.image
+    let whole = try renderer.render(
+      image, top: "one does not simply", bottom: "jpeg", font: "Anton", format: .jpeg
+    ).data
+    let plain = try renderer.render(image, top: "", bottom: "", font: "Anton", format: .jpeg)
     let captionsCost = max(0, whole.count - plain.data.count)
     #expect(Double(spliced.count) <= Double(source.count + captionsCost) * 1.05)
     #expect(spliced.count > source.count)
@@ -150,7 +153,7 @@ import Testing
     let photo = MemeRendererTests.photo(width: 480, height: 360)
     let theirs = try renderer.captions.render(
       onto: photo, top: "their top text", bottom: "their bottom", font: "DejaVuSans-Bold")
-    let foreign = try ImageCodec.encode(theirs.image, as: .jpeg, options: EncodeOptions())
+    let foreign = try ImageCodec.encode(theirs.image, as: .jpeg)
     let state = EditorState(
       picture: try Self.picture(foreign, name: "their-meme.jpg"), top: "", bottom: "again")
     let output = try renderer.render(state, format: .jpeg)
@@ -192,7 +195,7 @@ import Testing
     let source = try ImageFixtures.data(name)
     #expect(JPEGSplice.plan(source, crop: .off) == .failure(refusal))
     let state = EditorState(picture: try Self.picture(source, name: name), bottom: "whole")
-    #expect(JPEGSplice.explanation(for: state) == refusal.explanation)
+    #expect(JPEGSplice.explanation(for: try Self.picture(source), crop: .off) == refusal.explanation)
     let output = try renderer.render(state, format: .jpeg)
     #expect(output.report.explanation.hasSuffix(refusal.explanation))
     #expect(try ImageCodec.decode(output.data, name: "meme").image.size == output.size)
@@ -207,14 +210,48 @@ import Testing
     #expect(try renderer.render(unaligned, format: .jpeg).report.explanation
       .hasSuffix(refusal.explanation))
     let explicit = EditorState(picture: picture, bottom: "q")
-    #expect(try renderer.render(explicit, format: .jpeg, jpegQuality: 70).report.explanation
+    let lower = MemeRenderer(catalog: .standard(), settings: EncodeSettings(quality: 70))
+    #expect(try lower.render(explicit, format: .jpeg).report.explanation
       .hasSuffix(JPEGSplice.Refusal.explicitQuality.explanation))
+  }
+
+  /// `load` of a JPEG that can be spliced indexes it and does not decode it; a meme memesh
+  /// spliced reopens with its recipe; a damaged one is decoded at once (and its problem said).
+  @Test func loadIndexesASpliceableJPEGWithoutDecodingIt() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-splice-load-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("photo.jpg").path
+    // Wide enough for the thumbnail to come from the DC coefficients (8 × 256), low enough for
+    // memesh's encoder to write it in one part (no restart markers).
+    let source = try Self.photoJPEG(width: 2048, height: 480)
+    try source.write(to: URL(fileURLWithPath: path))
+    let (picture, facts) = try MemeRenderer.loadForEditing(path: path)
+    #expect(!picture.isDecoded)
+    #expect(try picture.size == PixelSize(width: 2048, height: 480))
+    #expect(facts.recipe == nil && facts.warnings.isEmpty && facts.orientation == 1)
+    let state = EditorState(picture: picture, top: "reopen", bottom: "me")
+    let meme = try renderer.render(state, format: .jpeg)
+    #expect(!picture.isDecoded)
+    #expect(meme.thumbnailSize == PixelSize(width: 256, height: 60))
+    let memePath = directory.appendingPathComponent("meme.jpg").path
+    try meme.data.write(to: URL(fileURLWithPath: memePath))
+    let (reopened, memeFacts) = try MemeRenderer.loadForEditing(path: memePath)
+    #expect(memeFacts.recipe?.top == "reopen" && memeFacts.recipe?.bottom == "me")
+    // A spliced meme has a restart marker after every row of blocks: decoded at once.
+    #expect(reopened.isDecoded)
+    // Cut short: decoded at once, as before, with libjpeg's warning.
+    let cut = directory.appendingPathComponent("cut.jpg").path
+    try source.prefix(source.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
+    let (truncated, truncatedFacts) = try MemeRenderer.loadForEditing(path: cut)
+    #expect(truncated.isDecoded)
+    #expect(!truncatedFacts.warnings.isEmpty)
   }
 
   /// Damaged coded data never crashes the splicer: it splices or refuses.
   @Test func damagedDataIsRefusedNotTrusted() throws {
     let source = try Self.photoJPEG(width: 320, height: 240)
-    let plan = try JPEGSplice.plan(source, crop: .off).get()
     var generator = SystemRandomNumberGenerator()
     var refused = 0
     for round in 0..<200 {
@@ -226,7 +263,8 @@ import Testing
       }
       if round % 10 == 0 { bytes.removeLast(Int.random(in: 1..<bytes.count / 2)) }
       let result = JPEGSplice.splice(
-        Data(bytes), plan: plan, canvases: [], recipe: nil, maxPixels: 1_000_000, preview: true)
+        Data(bytes), crop: .off, regions: [PixelRect(x: 0, y: 100, width: 320, height: 40)],
+        maxPixels: 1_000_000)
       if case .failure = result { refused += 1 }
     }
     #expect(refused > 0)

@@ -53,6 +53,8 @@ typedef struct memesh_splice_layout {
   uint32_t mcus_across, mcu_rows;
   /// Where the first EXIF APP1's TIFF data is in the file (size 0: none).
   size_t exif_offset, exif_size;
+  /// Where the text of the first "memesh:recipe …" comment is (size 0: none).
+  size_t recipe_offset, recipe_size;
 } memesh_splice_layout;
 
 /// Reads the headers only: whether the JPEG can be spliced, and its MCU grid.
@@ -93,6 +95,25 @@ memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
                                          const memesh_splice_request *request,
                                          memesh_splice_result *result, char *message,
                                          size_t message_size);
+
+/// A JPEG opened for splicing: headers read and the scan indexed (it points into the bytes,
+/// which must outlive it).
+typedef struct memesh_splice_source memesh_splice_source;
+
+/// Reads the headers and indexes the scan (every Huffman code read once: about as long as
+/// libjpeg's entropy decoding, with no IDCT); `*scan_ns` (or NULL) gets how long it took. The
+/// source can then be spliced any number of times. MEMESH_SPLICE_OK proves the coded data whole.
+memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint64_t max_pixels,
+                                         memesh_splice_source **source, uint64_t *scan_ns);
+
+/// Frees an opened source (NULL is fine).
+void memesh_splice_close(memesh_splice_source *source);
+
+/// memesh_splice_jpeg on an opened source (`request->max_pixels` is not used; `scan_ns` is 0).
+memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
+                                          const memesh_splice_request *request,
+                                          memesh_splice_result *result, char *message,
+                                          size_t message_size);
 
 /// Frees what memesh_splice_jpeg allocated (NULL is fine).
 void memesh_splice_free(void *pointer);
