@@ -18,7 +18,8 @@ public struct FuzzTarget: Sendable {
 
   /// Every target, in the order `make fuzz` runs them.
   public static let all: [FuzzTarget] = [
-    png, jpeg, jpegSplice, exif, storeIndex, draft, caption, tokenizer, transcript,
+    png, jpeg, jpegSplice, webp, gif, heif, exif, storeIndex, draft, caption, tokenizer,
+    transcript,
   ]
 
   /// The target called `name`, or nil.
