@@ -204,6 +204,8 @@ typedef struct jpeg_file {
   /// Every table the scan uses has a code for every value baseline JPEG can need (as the
   /// standard tables do): libjpeg can then encode the touched rows with them directly.
   bool tables_complete;
+  /// MCUs between restart markers (0: none); only whole rows of MCUs are spliced.
+  uint32_t restart_interval;
 } jpeg_file;
 
 static uint32_t be16(const uint8_t *bytes) { return (uint32_t)bytes[0] << 8 | bytes[1]; }
@@ -387,7 +389,7 @@ static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, 
       refusal = read_sof(file, marker, body, body_length);
     } else if (marker == 0xdd) {
       if (body_length < 2) return MEMESH_SPLICE_DAMAGED;
-      if (be16(body) != 0 && !restarts_allowed) refusal = MEMESH_SPLICE_RESTARTS;
+      file->restart_interval = be16(body);
     } else if (marker == 0xe0 && body_length >= 5 && memcmp(body, "JFIF", 5) == 0) {
       file->jfif = true;
     } else if (marker == 0xee && body_length >= 12 && memcmp(body, "Adobe", 5) == 0) {
@@ -400,6 +402,10 @@ static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, 
     } else if (marker == 0xda) {
       refusal = read_sos(file, body, body_length);
       if (refusal != MEMESH_SPLICE_OK) return refusal;
+      // Restarts are followed when they fall at the ends of rows (as memesh writes them).
+      if (file->restart_interval % file->mcus_across != 0 && !restarts_allowed) {
+        return MEMESH_SPLICE_RESTARTS;
+      }
       file->segment_count++;
       file->scan_offset = at + 2 + length;
       break;
@@ -455,12 +461,22 @@ typedef struct scan_index {
   int16_t *mcu_predictor;
   /// Every block's DC value per component (MCU grid × the component's sampling), or NULL.
   int16_t *dc[3];
+  /// Bit offset just after each MCU row's last MCU (before a restart marker's padding), and
+  /// the DC predictors there (before a restart resets them).
+  uint64_t *row_end;
+  int16_t *row_end_predictor;
+  /// Byte offsets where each restart interval after the first starts, and how many.
+  size_t *segment;
+  size_t segment_count;
 } scan_index;
 
 static void scan_index_free(scan_index *index) {
   free(index->bits);
   free(index->mcu_offset);
   free(index->mcu_predictor);
+  free(index->row_end);
+  free(index->row_end_predictor);
+  free(index->segment);
   for (int part = 0; part < 3; part++) free(index->dc[part]);
   memset(index, 0, sizeof *index);
 }
@@ -472,6 +488,13 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
   size_t size = file->size - file->scan_offset;
   index->bits = malloc(size + PADDING);
   if (index->bits == NULL) return MEMESH_SPLICE_FAILED;
+  size_t intervals = 0;
+  if (file->restart_interval > 0) {
+    size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
+    intervals = (mcus + file->restart_interval - 1) / file->restart_interval;
+    index->segment = malloc((intervals + 1) * sizeof *index->segment);
+    if (index->segment == NULL) return MEMESH_SPLICE_FAILED;
+  }
   size_t written = 0, at = 0;
   for (;;) {
     const uint8_t *mark = memchr(data + at, 0xff, size - at);
@@ -490,6 +513,10 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
       at += 2;
     } else if (next == 0xff) {
       at += 1;  // fill byte before a marker
+    } else if (next >= 0xd0 && next <= 0xd7 && index->segment_count + 1 < intervals &&
+               next == 0xd0 + (index->segment_count & 7)) {
+      index->segment[index->segment_count++] = written;  // the next interval starts here
+      at += 2;
     } else {
       memset(index->bits + written, 0, PADDING);
       index->bit_count = (uint64_t)written * 8;
@@ -568,7 +595,12 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
   }
   index->mcu_offset = malloc((mcus + 1) * sizeof *index->mcu_offset);
   index->mcu_predictor = malloc((mcus + 1) * 3 * sizeof *index->mcu_predictor);
-  if (index->mcu_offset == NULL || index->mcu_predictor == NULL) return MEMESH_SPLICE_FAILED;
+  index->row_end = malloc((size_t)file->mcu_rows * sizeof *index->row_end);
+  index->row_end_predictor = malloc((size_t)file->mcu_rows * 3 * sizeof *index->row_end_predictor);
+  if (index->mcu_offset == NULL || index->mcu_predictor == NULL || index->row_end == NULL ||
+      index->row_end_predictor == NULL) {
+    return MEMESH_SPLICE_FAILED;
+  }
   if (keep_dc) {
     for (int part = 0; part < file->components; part++) {
       const component *c = &file->component[part];
@@ -580,9 +612,17 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
   const uint8_t *bits = index->bits;
   uint64_t position = 0;
   int32_t predictor[3] = {0, 0, 0};
-  size_t mcu = 0;
+  size_t mcu = 0, restarts = 0;
   for (uint32_t y = 0; y < file->mcu_rows; y++) {
     for (uint32_t x = 0; x < file->mcus_across; x++, mcu++) {
+      if (file->restart_interval > 0 && mcu > 0 && mcu % file->restart_interval == 0) {
+        // The interval ended: only its padding may be left before the next one's first byte.
+        if (restarts == index->segment_count) return MEMESH_SPLICE_DAMAGED;
+        uint64_t next = (uint64_t)index->segment[restarts++] * 8;
+        if (position > next || next - position >= 8) return MEMESH_SPLICE_DAMAGED;
+        position = next;
+        predictor[0] = predictor[1] = predictor[2] = 0;
+      }
       index->mcu_offset[mcu] = position;
       for (int part = 0; part < 3; part++) {
         index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
@@ -602,7 +642,12 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
         }
       }
     }
+    index->row_end[y] = position;
+    for (int part = 0; part < 3; part++) {
+      index->row_end_predictor[(size_t)y * 3 + (size_t)part] = (int16_t)predictor[part];
+    }
   }
+  if (restarts != index->segment_count) return MEMESH_SPLICE_DAMAGED;
   index->mcu_offset[mcu] = position;
   for (int part = 0; part < 3; part++) {
     index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
@@ -697,8 +742,11 @@ static memesh_splice_refusal copy_mcus(const jpeg_file *file, const scan_index *
                                                source_predictor, file, writer, predictor);
     if (refusal != MEMESH_SPLICE_OK) return refusal;
   }
-  copy_bits(writer, index->bits, from, index->mcu_offset[stop]);
-  for (int part = 0; part < 3; part++) predictor[part] = index->mcu_predictor[stop * 3 + (size_t)part];
+  uint64_t to = end == file->mcus_across ? index->row_end[row] : index->mcu_offset[stop];
+  copy_bits(writer, index->bits, from, to);
+  const int16_t *after = end == file->mcus_across ? &index->row_end_predictor[(size_t)row * 3]
+                                                 : &index->mcu_predictor[stop * 3];
+  for (int part = 0; part < 3; part++) predictor[part] = after[part];
   return MEMESH_SPLICE_OK;
 }
 
@@ -749,6 +797,7 @@ static bool write_headers(bit_writer *writer, const jpeg_file *file, uint32_t wi
                         (uint8_t)restart_interval};
       writer_bytes(writer, dri, sizeof dri);
     }
+    if (part->marker == 0xdd) continue;  // the restart interval is the splice's own
     if ((size_t)at == file->sof_index) {
       write_sof(writer, file, width, height);
     } else if (keep_metadata) {

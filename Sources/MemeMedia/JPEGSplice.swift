@@ -35,7 +35,7 @@ public enum JPEGSplice {
       case .progressive: "the photo is a progressive JPEG"
       case .arithmetic: "the photo uses arithmetic coding"
       case .cmyk: "the photo is CMYK"
-      case .restartMarkers: "the photo has restart markers"
+      case .restartMarkers: "the photo has restart markers inside its rows of blocks"
       case .unsupportedFrame: "the photo is a lossless, hierarchical or 12-bit JPEG"
       case .severalScans: "the photo codes its colours in separate scans"
       case .rgbColours: "the photo is an RGB (not YCbCr) JPEG"

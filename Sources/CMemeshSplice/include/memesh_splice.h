@@ -26,6 +26,7 @@ typedef enum memesh_splice_refusal {
   MEMESH_SPLICE_PROGRESSIVE,
   MEMESH_SPLICE_ARITHMETIC,
   MEMESH_SPLICE_CMYK,
+  /// Restart markers inside rows of MCUs (markers at the ends of rows are followed).
   MEMESH_SPLICE_RESTARTS,
   /// Lossless, hierarchical, 12-bit, or a frame with an unusual number of components.
   MEMESH_SPLICE_UNSUPPORTED_FRAME,
