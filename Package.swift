@@ -52,7 +52,8 @@ let package = Package(
     .target(
       name: "MemeMedia",
       dependencies: [
-        "MemeCore", "CMemeshCodec", "CMemeshSplice", "CWebP", "CGif", "CHeif", "CFreeType",
+        "MemeCore", "MemeSystem", "CMemeshCodec", "CMemeshSplice", "CWebP", "CGif", "CHeif",
+        "CFreeType",
         "CHarfBuzz", "CChafa", "CFontconfig",
       ]
     ),
