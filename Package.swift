@@ -44,6 +44,9 @@ let package = Package(
       // encode.c streams PNG data through zlib itself (libpng's own dependency).
       linkerSettings: [.linkedLibrary("z")]),
 
+    // Captions spliced into a baseline JPEG's entropy-coded data (memesh_splice.h says why C).
+    .target(name: "CMemeshSplice", dependencies: ["CJPEG", "CMemeshCodec"]),
+
     // MARK: - Swift
     // Plain values: no C, no terminal, no files.
     .target(name: "MemeCore"),
@@ -55,8 +58,9 @@ let package = Package(
     .target(
       name: "MemeMedia",
       dependencies: [
-        "MemeCore", "MemeSystem", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType",
-        "CHarfBuzz", "CChafa", "CFontconfig", .product(name: "Crypto", package: "swift-crypto"),
+        "MemeCore", "MemeSystem", "CMemeshCodec", "CMemeshSplice", "CWebP", "CGif", "CHeif",
+        "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig",
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     // The sent-memes store on disk.
@@ -78,9 +82,12 @@ let package = Package(
     .testTarget(name: "MemeCoreTests", dependencies: ["MemeCore"]),
     .testTarget(name: "MemeSystemTests", dependencies: ["MemeSystem"]),
     .testTarget(
-      name: "MemeMediaTests", dependencies: ["MemeMedia", "memesh-image-probe"],
+      name: "MemeMediaTests",
+      dependencies: ["MemeMedia", "memesh-image-probe", "CMemeshCoefficients"],
       resources: [.copy("Fixtures")]
     ),
+    // Reads a JPEG's DCT coefficients (libjpeg), for the splice's proof of no loss.
+    .target(name: "CMemeshCoefficients", dependencies: ["CJPEG"], path: "Tests/CoefficientReader"),
     // Loads pictures in a separate process for MemeMediaTests (stderr stays empty, bomb memory).
     .executableTarget(
       name: "memesh-image-probe", dependencies: ["MemeMedia"], path: "Tests/ImageProbe"),
@@ -95,6 +102,9 @@ let package = Package(
     // A LineEditor with a fixed completer that MemeShellTests drive through a pseudo-terminal.
     .executableTarget(
       name: "line-editor-demo", dependencies: ["MemeShell"], path: "Tests/LineEditorDemo"),
+    // The JPEG splice's parts timed in-process, for `make bench` (issue 19).
+    .executableTarget(
+      name: "memesh-splice-bench", dependencies: ["MemeMedia"], path: "Tests/SpliceBench"),
     // One meme from a photo to a file through MemeRenderer, timed by `make bench`.
     .executableTarget(
       name: "memesh-render-bench", dependencies: ["MemeMedia"], path: "Tests/RenderBench"),

@@ -37,6 +37,7 @@ checked to be a non-empty file of the asked format.
 """
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -250,6 +251,50 @@ def heic_section(args, memesh_shell, convert, pillow, pyvips, scratch):
     return table(f"{os.path.basename(args.heic)} → JPEG (HEIC in, phone layout)", tools, tools[0])
 
 
+def splice_section(args, inputs, scratch, memesh, floor, convert):
+    """Issue 19's targets on the largest photo: memesh's JPEG share (spliced into the photo's
+    own data) against the C floor and ImageMagick in the same interleaved runs, then the
+    splice's parts in-process (memesh-splice-bench) for memesh's two captions and for four boxes
+    down the picture (two in the middle)."""
+    name = inputs[-1]
+    source = os.path.join(os.path.abspath(args.inputs), name)
+    tools = [Tool("memesh (spliced)", memesh), Tool("floor (C)", floor), Tool("convert", convert)]
+    for run in range(args.runs):
+        shift = run % len(tools)
+        for tool in tools[shift:] + tools[:shift]:
+            output = os.path.join(os.path.abspath(args.out),
+                                  f"splice-{name[:-4]}-{tool.name.split()[0]}.jpg")
+            tool.run(source, output, "jpeg", scratch)
+    lines = [table(f"issue 19: {name} → JPEG, spliced", tools, tools[0])]
+    medians = [None if tool.error else statistics.median(tool.times) for tool in tools]
+    if None not in medians:
+        share, floor_time, convert_time = medians
+        peak = statistics.median(tools[0].memory) * 1024 / 1e6
+        lines += [
+            f"- share / floor: {share / floor_time:.2f}× (target ≤ 0.6×: "
+            f"{'met' if share <= 0.6 * floor_time else 'not met'})",
+            f"- ImageMagick / share: {convert_time / share:.1f}× (target ≥ 8×: "
+            f"{'met' if convert_time >= 8 * share else 'not met'})",
+            f"- peak memory: {peak:.0f} MB (target < 40 MB: {'met' if peak < 40 else 'not met'})",
+        ]
+        if args.splice_bench:
+            for layout in ["top-bottom", "four"]:
+                done = subprocess.run(
+                    [args.splice_bench, source, os.path.join(scratch, "splice-bench.jpg"),
+                     "--layout", layout, "--runs", str(max(3, args.runs))],
+                    capture_output=True, text=True)
+                line = done.stdout.strip() or f"failed: {done.stderr.strip()[-200:]}"
+                lines.append(f"- in-process, {line}")
+                whole = re.search(r"whole ([0-9.]+) ms", line)
+                if layout == "four" and whole:
+                    ratio = float(whole.group(1)) / 1000 / floor_time
+                    lines.append(
+                        f"- four boxes (two in the middle), read + index + splice in-process / "
+                        f"floor process: {ratio:.2f}× (target < 1×: "
+                        f"{'met' if ratio < 1 else 'not met'}; no process start, captions or store)")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--memesh", required=True)
@@ -262,6 +307,7 @@ def main():
     parser.add_argument("--render-bench", default=None)
     parser.add_argument("--store-torture", default=None)
     parser.add_argument("--floor", default=None)
+    parser.add_argument("--splice-bench", default=None)
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--sizes", default=None, help="comma-separated megapixels, e.g. 12")
     parser.add_argument("--heic", default=None, help="a phone-style HEIC for the HEIC row")
@@ -362,6 +408,10 @@ def main():
 
         if args.heic:
             report.append(heic_section(args, memesh_shell, convert, pillow, pyvips, scratch))
+            print(report[-1], flush=True)
+
+        if shell_ready and args.floor:
+            report.append(splice_section(args, inputs, scratch, memesh, floor, convert))
             print(report[-1], flush=True)
 
         if args.render_bench:

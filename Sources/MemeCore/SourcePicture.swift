@@ -3,7 +3,8 @@ import Foundation
 /// The picture the editor works on: the file's bytes and its upright pixels.
 ///
 /// Held by reference (`final class`, immutable to its users), so every undo snapshot shares it.
-/// A picture the user loads is read and decoded at once. One restored from a saved draft is
+/// A picture the user loads is read and decoded at once, unless it is a JPEG that a JPEG share
+/// splices (`MemeRenderer.loadForEditing`): its size comes from its header. One restored from a saved draft is
 /// read the first time its bytes are asked for (`originalBytes`) and decoded the first time its
 /// pixels are (`image`, `proxy`, `size`): a draft holding a 12-MP photo then costs nothing at
 /// start (a 4 MB read and about 100 ms of decoding otherwise, on every start, `-c quit`
@@ -41,6 +42,8 @@ public final class SourcePicture: Sendable, Equatable {
   public let sha256: String
   public let format: ImageFormat
   private let content: LazyContent
+  /// The displayed size when known without decoding (from the file's header).
+  private let knownSize: PixelSize?
 
   /// A picture already read and decoded.
   public init(
@@ -51,6 +54,20 @@ public final class SourcePicture: Sendable, Equatable {
     self.sha256 = sha256
     self.format = format
     self.content = LazyContent(bytes: originalBytes, pixels: Pixels(image: image, proxy: proxy))
+    self.knownSize = nil
+  }
+
+  /// A picture read but not decoded, whose displayed size its header gave: `decode` turns the
+  /// bytes into pixels the first time they are needed (as for the lazy initializer below).
+  public init(
+    path: String, originalBytes: Data, sha256: String, format: ImageFormat, size: PixelSize,
+    decode: @escaping @Sendable (Data) throws -> Pixels
+  ) {
+    self.path = path
+    self.sha256 = sha256
+    self.format = format
+    self.content = LazyContent(path: path, bytes: originalBytes, decode: decode)
+    self.knownSize = size
   }
 
   /// A picture whose bytes `read` returns and `decode` turns into pixels, each run once, the
@@ -65,6 +82,7 @@ public final class SourcePicture: Sendable, Equatable {
     self.sha256 = sha256
     self.format = format
     self.content = LazyContent(path: path, read: read, decode: decode)
+    self.knownSize = nil
   }
 
   /// The file's bytes exactly as read: kept for the store so the meme can be edited again.
@@ -82,9 +100,12 @@ public final class SourcePicture: Sendable, Equatable {
     get throws(DecodeFailure) { try content.pixels().proxy }
   }
 
-  /// Displayed size (after orientation); decodes on first use.
+  /// Displayed size (after orientation); decodes on first use unless the header gave it.
   public var size: PixelSize {
-    get throws(DecodeFailure) { try content.pixels().image.size }
+    get throws(DecodeFailure) {
+      if let knownSize { return knownSize }
+      return try content.pixels().image.size
+    }
   }
 
   /// True once the bytes are in memory (always for a picture made from them).
@@ -118,6 +139,14 @@ private final class LazyContent: @unchecked Sendable {
     self.path = ""
     self.bytesResult = .success(bytes)
     self.pixelsResult = .success(pixels)
+  }
+
+  init(
+    path: String, bytes: Data, decode: @escaping @Sendable (Data) throws -> SourcePicture.Pixels
+  ) {
+    self.path = path
+    self.bytesResult = .success(bytes)
+    self.decode = decode
   }
 
   init(

@@ -37,7 +37,9 @@ public struct MemeRenderer: Sendable {
   }
 
   /// Renders what the editor holds; the recipe (captions, font, crop, original's SHA-256) is
-  /// embedded so the file can be edited again, with the photo's colour profile.
+  /// embedded so the file can be edited again, with the photo's colour profile. A JPEG of a
+  /// JPEG photo is spliced into the photo's own data when it can be (`JPEGSplice`); a quality
+  /// other than the default encodes the whole picture at that quality.
   public func render(_ state: EditorState, format: ImageFormat) throws -> Output {
     guard let picture = state.picture else {
       throw MemeError("cannot render: no picture loaded (try 'load FILE')")
@@ -46,14 +48,26 @@ public struct MemeRenderer: Sendable {
     settings.recipe = MemeRecipe(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
       originalSHA256: picture.sha256)
+    var refusal: JPEGSplice.Refusal?
+    if format == .jpeg, let recipe = settings.recipe {
+      let splice =
+        settings.quality == EncodeSettings().quality
+        ? try spliced(state, picture: picture, recipe: recipe) : .failure(.explicitQuality)
+      switch splice {
+      case .success(let output): return output
+      case .failure(let why): refusal = why
+      }
+    }
     // The photo's colour profile rides along (read from the original's header, ~0.1 ms).
     settings.iccProfile = ImageCodec.iccProfile(of: try picture.originalBytes)
     // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
     // look at 12 million alpha bytes.
-    return try render(
+    var output = try render(
       picture.image, top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
       format: format, settings: settings,
       isOpaque: ImageCodec.isAlwaysOpaque(picture.format) ? true : nil)
+    if let refusal, refusal != .notJPEG { output.report.explanation += "\n" + refusal.explanation }
+    return output
   }
 
   /// Crops `image`, draws the captions, encodes as `format` and makes the thumbnail (on a second

@@ -48,7 +48,12 @@ enum MemeRendering {
       width: max(1, Int((Double(rect.width) * scaleX).rounded())),
       height: max(1, Int((Double(rect.height) * scaleY).rounded())))
     let cropped = ImageOps.crop(proxy, to: scaled)
-    return try CaptionRenderer(catalog: catalog).render(
+    var drawn = try CaptionRenderer(catalog: catalog).render(
       onto: cropped, top: state.top, bottom: state.bottom, font: state.font)
+    // Whether a JPEG share splices the captions into the photo (issue 19), or why not.
+    if let splice = JPEGSplice.explanation(for: picture, crop: state.crop) {
+      drawn.report.explanation += "\n" + splice
+    }
+    return drawn
   }
 }

@@ -17,8 +17,9 @@ extension Shell {
   /// when its original is in the store, reopens that meme for editing.
   func load(path: String) throws {
     let expanded = OutputFile.expanded(path)
-    // Decode, SHA-256 and preview proxy at once on two cores (MemeRenderer+Loading).
-    let (picture, decoded) = try MemeRenderer.loadPicture(path: expanded, displayPath: path)
+    // A JPEG memesh can splice is indexed, not decoded (MemeRenderer+Splice); anything else is
+    // decoded with its SHA-256 and preview proxy at once on two cores (MemeRenderer+Loading).
+    let (picture, decoded) = try MemeRenderer.loadForEditing(path: expanded, displayPath: path)
     try checkInterrupt("load", "the editor is unchanged")
     for warning in decoded.warnings { console.warning(warning) }
     if let recipe = decoded.recipe {

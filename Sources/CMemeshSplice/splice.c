@@ -1,0 +1,1348 @@
+// The JPEG splicer: see memesh_splice.h for what it does and why it is C.
+#include "memesh_splice.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jpeglib.h>
+
+// MARK: - Huffman tables
+
+/// Codes up to this long are decoded with one table lookup.
+#define LOOKAHEAD 9
+/// Zero bytes after the unstuffed entropy data: a block read past the end reads zeros (and is
+/// then found to have overrun), never memory it does not own. One block is at most 64 codes of
+/// 16 + 11 bits.
+#define PADDING 512
+
+typedef struct huffman_table {
+  bool defined;
+  uint8_t counts[17];
+  uint8_t values[256];
+  int value_count;
+  // Decoding.
+  int32_t max_code[18];
+  int32_t value_offset[18];
+  uint16_t lookahead[1 << LOOKAHEAD];
+  // Encoding: code and length per value (length 0: no code).
+  uint16_t code[256];
+  uint8_t length[256];
+} huffman_table;
+
+/// Builds the canonical codes of a DHT table; false when they overflow (as libjpeg refuses).
+static bool huffman_build(huffman_table *table) {
+  memset(table->lookahead, 0, sizeof table->lookahead);
+  memset(table->length, 0, sizeof table->length);
+  int32_t code = 0;
+  int index = 0;
+  for (int length = 1; length <= 16; length++) {
+    table->value_offset[length] = index - code;
+    for (int count = 0; count < table->counts[length]; count++) {
+      uint8_t value = table->values[index];
+      // A value listed twice would get two codes; keep the first for encoding.
+      if (table->length[value] == 0) {
+        table->code[value] = (uint16_t)code;
+        table->length[value] = (uint8_t)length;
+      }
+      if (length <= LOOKAHEAD) {
+        int shift = LOOKAHEAD - length;
+        for (int fill = 0; fill < (1 << shift); fill++) {
+          table->lookahead[(code << shift) | fill] = (uint16_t)((length << 8) | value);
+        }
+      }
+      code++;
+      index++;
+    }
+    table->max_code[length] = table->counts[length] ? code - 1 : -1;
+    if (code >= (1 << length)) return false;
+    code <<= 1;
+  }
+  table->max_code[17] = 0x7fffffff;
+  return true;
+}
+
+// MARK: - Bits
+
+static inline uint64_t load_be64(const uint8_t *bytes) {
+  uint64_t value;
+  memcpy(&value, bytes, 8);
+  return __builtin_bswap64(value);
+}
+
+/// The 32 bits at bit `position` of unstuffed data (padded, so 8 bytes past it are readable).
+static inline uint32_t peek32(const uint8_t *bits, uint64_t position) {
+  return (uint32_t)((load_be64(bits + (position >> 3)) << (position & 7)) >> 32);
+}
+
+/// The Huffman value whose code starts `word` (the next 32 bits) and the code's length, or -1
+/// for a code the table does not have.
+static inline int huffman_symbol(const huffman_table *table, uint32_t word, int *length) {
+  uint16_t entry = table->lookahead[word >> (32 - LOOKAHEAD)];
+  if (entry != 0) {
+    *length = entry >> 8;
+    return entry & 0xff;
+  }
+  for (int size = LOOKAHEAD + 1; size <= 16; size++) {
+    int32_t code = (int32_t)(word >> (32 - size));
+    if (code <= table->max_code[size]) {
+      *length = size;
+      int index = code + table->value_offset[size];
+      return index >= 0 && index < table->value_count ? table->values[index] : -1;
+    }
+  }
+  return -1;
+}
+
+/// The signed value of `size` raw bits as JPEG codes them (a leading 0 bit means negative).
+static inline int32_t extend(uint32_t raw, int size) {
+  return raw < (1u << (size - 1)) ? (int32_t)raw - (int32_t)((1u << size) - 1) : (int32_t)raw;
+}
+
+/// A stuffed entropy-coded segment being written (0xFF followed by 0x00).
+typedef struct bit_writer {
+  uint8_t *bytes;
+  size_t length, capacity;
+  uint64_t accumulator;
+  int pending;
+  bool failed;
+} bit_writer;
+
+static bool writer_reserve(bit_writer *writer, size_t more) {
+  if (writer->failed) return false;
+  if (writer->length + more <= writer->capacity) return true;
+  size_t capacity = writer->capacity ? writer->capacity : 4096;
+  while (capacity < writer->length + more) capacity *= 2;
+  uint8_t *grown = realloc(writer->bytes, capacity);
+  if (grown == NULL) {
+    writer->failed = true;
+    return false;
+  }
+  writer->bytes = grown;
+  writer->capacity = capacity;
+  return true;
+}
+
+static void writer_bytes(bit_writer *writer, const void *bytes, size_t count) {
+  if (!writer_reserve(writer, count)) return;
+  memcpy(writer->bytes + writer->length, bytes, count);
+  writer->length += count;
+}
+
+/// Appends the low `count` (≤ 56) bits of `value`, stuffing a zero after every 0xFF byte.
+static inline void put_bits(bit_writer *writer, uint64_t value, int count) {
+  if (count == 0) return;
+  if (writer->length + 16 > writer->capacity && !writer_reserve(writer, 16)) return;
+  writer->accumulator = (writer->accumulator << count) | (value & ((1ull << count) - 1));
+  writer->pending += count;
+  while (writer->pending >= 8) {
+    uint8_t byte = (uint8_t)(writer->accumulator >> (writer->pending - 8));
+    writer->bytes[writer->length++] = byte;
+    if (byte == 0xff) writer->bytes[writer->length++] = 0;
+    writer->pending -= 8;
+  }
+}
+
+/// Pads the last byte with 1 bits, as JPEG encoders do before a marker.
+static void flush_bits(bit_writer *writer) {
+  if (writer->pending > 0) put_bits(writer, 0x7f, 8 - writer->pending);
+}
+
+/// Copies bits `from ..< to` of unstuffed data.
+static void copy_bits(bit_writer *writer, const uint8_t *bits, uint64_t from, uint64_t to) {
+  while (to - from >= 56) {
+    uint64_t chunk = (load_be64(bits + (from >> 3)) << (from & 7)) >> 8;
+    put_bits(writer, chunk, 56);
+    from += 56;
+  }
+  while (to - from >= 32) {
+    put_bits(writer, peek32(bits, from), 32);
+    from += 32;
+  }
+  int rest = (int)(to - from);
+  if (rest > 0) put_bits(writer, peek32(bits, from) >> (32 - rest), rest);
+}
+
+// MARK: - Headers
+
+typedef struct component {
+  uint8_t id, h, v, quant, dc, ac;
+} component;
+
+/// A marker segment between SOI and SOS: its marker and where its bytes are (marker included).
+typedef struct segment {
+  uint8_t marker;
+  size_t offset, length;
+} segment;
+
+#define MAX_SEGMENTS 512
+
+typedef struct jpeg_file {
+  const uint8_t *data;
+  size_t size;
+  uint32_t width, height;
+  int components;
+  component component[3];  // in scan order (which must be the frame's)
+  int h_max, v_max;
+  uint32_t mcu_width, mcu_height, mcus_across, mcu_rows;
+  int blocks_per_mcu;
+  uint16_t quant[4][64];  // zigzag order, as in DQT
+  bool quant_defined[4];
+  huffman_table dc[4], ac[4];
+  segment segments[MAX_SEGMENTS];
+  int segment_count;
+  size_t sof_index;   // segments[] index of the frame header
+  size_t scan_offset; // first byte of entropy-coded data
+  bool jfif, adobe;
+  int adobe_transform;
+  size_t exif_offset, exif_size;
+  size_t recipe_offset, recipe_size;
+  /// Every table the scan uses has a code for every value baseline JPEG can need (as the
+  /// standard tables do): libjpeg can then encode the touched rows with them directly.
+  bool tables_complete;
+  /// MCUs between restart markers (0: none); only whole rows of MCUs are spliced.
+  uint32_t restart_interval;
+} jpeg_file;
+
+static uint32_t be16(const uint8_t *bytes) { return (uint32_t)bytes[0] << 8 | bytes[1]; }
+
+static const char recipe_keyword[] = "memesh:recipe";
+
+static bool is_memesh_recipe(const jpeg_file *file, const segment *part) {
+  size_t keyword = sizeof recipe_keyword - 1;
+  return part->marker == 0xfe && part->length >= 4 + keyword + 1 &&
+         memcmp(file->data + part->offset + 4, recipe_keyword, keyword) == 0 &&
+         file->data[part->offset + 4 + keyword] == ' ';
+}
+
+/// Reads a DHT segment's tables.
+static memesh_splice_refusal read_dht(jpeg_file *file, const uint8_t *body, size_t length) {
+  size_t at = 0;
+  while (at < length) {
+    if (length - at < 17) return MEMESH_SPLICE_DAMAGED;
+    int class = body[at] >> 4, slot = body[at] & 15;
+    if (class > 1 || slot > 3) return MEMESH_SPLICE_DAMAGED;
+    huffman_table *table = class == 0 ? &file->dc[slot] : &file->ac[slot];
+    int total = 0;
+    table->counts[0] = 0;
+    for (int length = 1; length <= 16; length++) {
+      table->counts[length] = body[at + length];
+      total += body[at + length];
+    }
+    at += 17;
+    if (total > 256 || length - at < (size_t)total) return MEMESH_SPLICE_DAMAGED;
+    memcpy(table->values, body + at, (size_t)total);
+    table->value_count = total;
+    at += (size_t)total;
+    if (!huffman_build(table)) return MEMESH_SPLICE_DAMAGED;
+    table->defined = true;
+  }
+  return MEMESH_SPLICE_OK;
+}
+
+/// Reads a DQT segment's tables.
+static memesh_splice_refusal read_dqt(jpeg_file *file, const uint8_t *body, size_t length) {
+  size_t at = 0;
+  while (at < length) {
+    int precision = body[at] >> 4, slot = body[at] & 15;
+    if (precision > 1 || slot > 3) return MEMESH_SPLICE_DAMAGED;
+    size_t need = 1 + 64 * (size_t)(precision + 1);
+    if (length - at < need) return MEMESH_SPLICE_DAMAGED;
+    for (int index = 0; index < 64; index++) {
+      file->quant[slot][index] = (uint16_t)(precision ? be16(body + at + 1 + 2 * index)
+                                                      : body[at + 1 + index]);
+      if (file->quant[slot][index] == 0) return MEMESH_SPLICE_DAMAGED;
+    }
+    file->quant_defined[slot] = true;
+    at += need;
+  }
+  return MEMESH_SPLICE_OK;
+}
+
+static memesh_splice_refusal read_sof(jpeg_file *file, uint8_t marker, const uint8_t *body,
+                                      size_t length) {
+  if (marker == 0xc2 || marker == 0xc6) return MEMESH_SPLICE_PROGRESSIVE;
+  if (marker >= 0xc9) return MEMESH_SPLICE_ARITHMETIC;
+  if (marker != 0xc0 && marker != 0xc1) return MEMESH_SPLICE_UNSUPPORTED_FRAME;
+  if (file->width != 0 || length < 6) return MEMESH_SPLICE_DAMAGED;
+  int components = body[5];
+  if (length < 6 + 3 * (size_t)components) return MEMESH_SPLICE_DAMAGED;
+  if (components == 4) return MEMESH_SPLICE_CMYK;
+  if (body[0] != 8 || (components != 1 && components != 3)) {
+    return MEMESH_SPLICE_UNSUPPORTED_FRAME;
+  }
+  file->height = be16(body + 1);
+  file->width = be16(body + 3);
+  // A height of 0 is given later by a DNL marker.
+  if (file->width == 0 || file->height == 0) return MEMESH_SPLICE_UNSUPPORTED_FRAME;
+  file->components = components;
+  file->h_max = file->v_max = 1;
+  for (int index = 0; index < components; index++) {
+    const uint8_t *entry = body + 6 + 3 * index;
+    component *part = &file->component[index];
+    part->id = entry[0];
+    part->h = entry[1] >> 4;
+    part->v = entry[1] & 15;
+    part->quant = entry[2];
+    if (part->h < 1 || part->h > 4 || part->v < 1 || part->v > 4 || part->quant > 3) {
+      return MEMESH_SPLICE_DAMAGED;
+    }
+    if (part->h > file->h_max) file->h_max = part->h;
+    if (part->v > file->v_max) file->v_max = part->v;
+  }
+  return MEMESH_SPLICE_OK;
+}
+
+/// Whether `table` has a code for every DC size (0–11) or every AC run/size value.
+static bool table_complete(const huffman_table *table, bool ac) {
+  if (!ac) {
+    for (int size = 0; size <= 11; size++) {
+      if (table->length[size] == 0) return false;
+    }
+    return true;
+  }
+  if (table->length[0x00] == 0 || table->length[0xf0] == 0) return false;
+  for (int run = 0; run < 16; run++) {
+    for (int size = 1; size <= 10; size++) {
+      if (table->length[run << 4 | size] == 0) return false;
+    }
+  }
+  return true;
+}
+
+/// Checks a SOS segment against the frame and notes each component's tables.
+static memesh_splice_refusal read_sos(jpeg_file *file, const uint8_t *body, size_t length) {
+  if (file->width == 0 || length < 1) return MEMESH_SPLICE_DAMAGED;
+  int count = body[0];
+  if (length < 1 + 2 * (size_t)count + 3) return MEMESH_SPLICE_DAMAGED;
+  if (count != file->components) return MEMESH_SPLICE_SEVERAL_SCANS;
+  for (int index = 0; index < count; index++) {
+    component *part = &file->component[index];
+    // Blocks come in scan order; libjpeg writes the frame's order, so they must agree.
+    if (body[1 + 2 * index] != part->id) return MEMESH_SPLICE_UNSUPPORTED_FRAME;
+    part->dc = body[2 + 2 * index] >> 4;
+    part->ac = body[2 + 2 * index] & 15;
+    if (part->dc > 3 || part->ac > 3 || !file->dc[part->dc].defined ||
+        !file->ac[part->ac].defined || !file->quant_defined[part->quant]) {
+      return MEMESH_SPLICE_DAMAGED;
+    }
+  }
+  file->tables_complete = true;
+  for (int index = 0; index < count; index++) {
+    const component *part = &file->component[index];
+    file->tables_complete &= table_complete(&file->dc[part->dc], false) &&
+                             table_complete(&file->ac[part->ac], true);
+  }
+  const uint8_t *spectral = body + 1 + 2 * count;
+  if (spectral[0] != 0 || spectral[1] != 63 || spectral[2] != 0) {
+    return MEMESH_SPLICE_DAMAGED;
+  }
+  if (file->components == 1) {
+    file->mcu_width = file->mcu_height = 8;
+    file->blocks_per_mcu = 1;
+  } else {
+    file->mcu_width = 8u * (uint32_t)file->h_max;
+    file->mcu_height = 8u * (uint32_t)file->v_max;
+    file->blocks_per_mcu = 0;
+    for (int index = 0; index < count; index++) {
+      file->blocks_per_mcu += file->component[index].h * file->component[index].v;
+    }
+    if (file->blocks_per_mcu > 10) return MEMESH_SPLICE_DAMAGED;
+  }
+  file->mcus_across = (file->width + file->mcu_width - 1) / file->mcu_width;
+  file->mcu_rows = (file->height + file->mcu_height - 1) / file->mcu_height;
+  return MEMESH_SPLICE_OK;
+}
+
+/// Reads every marker from SOI to the first SOS; the file's bytes must outlive `file`.
+static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, size_t size,
+                                          bool restarts_allowed) {
+  memset(file, 0, sizeof *file);
+  file->data = data;
+  file->size = size;
+  if (size < 4 || data[0] != 0xff || data[1] != 0xd8) return MEMESH_SPLICE_NOT_JPEG;
+  size_t at = 2;
+  for (;;) {
+    // Fill bytes (0xFF) may come before a marker.
+    while (at < size && data[at] == 0xff && at + 1 < size && data[at + 1] == 0xff) at++;
+    if (size - at < 4 || data[at] != 0xff) return MEMESH_SPLICE_DAMAGED;
+    uint8_t marker = data[at + 1];
+    size_t length = be16(data + at + 2);
+    if (length < 2 || size - at - 2 < length) return MEMESH_SPLICE_DAMAGED;
+    const uint8_t *body = data + at + 4;
+    size_t body_length = length - 2;
+    if (file->segment_count == MAX_SEGMENTS) return MEMESH_SPLICE_DAMAGED;
+    file->segments[file->segment_count] = (segment){marker, at, length + 2};
+    memesh_splice_refusal refusal = MEMESH_SPLICE_OK;
+    if (marker == 0xc4) {
+      refusal = read_dht(file, body, body_length);
+    } else if (marker == 0xdb) {
+      refusal = read_dqt(file, body, body_length);
+    } else if (marker == 0xcc) {
+      refusal = MEMESH_SPLICE_ARITHMETIC;
+    } else if (marker >= 0xc0 && marker <= 0xcf && marker != 0xc8) {
+      file->sof_index = (size_t)file->segment_count;
+      refusal = read_sof(file, marker, body, body_length);
+    } else if (marker == 0xdd) {
+      if (body_length < 2) return MEMESH_SPLICE_DAMAGED;
+      file->restart_interval = be16(body);
+    } else if (marker == 0xe0 && body_length >= 5 && memcmp(body, "JFIF", 5) == 0) {
+      file->jfif = true;
+    } else if (marker == 0xee && body_length >= 12 && memcmp(body, "Adobe", 5) == 0) {
+      file->adobe = true;
+      file->adobe_transform = body[11];
+    } else if (marker == 0xe1 && body_length > 6 && memcmp(body, "Exif\0\0", 6) == 0 &&
+               file->exif_size == 0) {
+      file->exif_offset = at + 4 + 6;
+      file->exif_size = body_length - 6;
+    } else if (marker == 0xda) {
+      refusal = read_sos(file, body, body_length);
+      if (refusal != MEMESH_SPLICE_OK) return refusal;
+      // Restarts are followed when they fall at the ends of rows (as memesh writes them).
+      if (file->restart_interval % file->mcus_across != 0 && !restarts_allowed) {
+        return MEMESH_SPLICE_RESTARTS;
+      }
+      file->segment_count++;
+      file->scan_offset = at + 2 + length;
+      break;
+    } else if (marker == 0xd8 || marker == 0xd9 || (marker >= 0xd0 && marker <= 0xd7) ||
+               marker == 0x01 || marker == 0x00) {
+      return MEMESH_SPLICE_DAMAGED;
+    }
+    if (refusal != MEMESH_SPLICE_OK) return refusal;
+    if (is_memesh_recipe(file, &file->segments[file->segment_count]) &&
+        file->recipe_size == 0) {
+      file->recipe_offset = at + 4 + sizeof recipe_keyword;
+      file->recipe_size = length - 2 - sizeof recipe_keyword;
+    }
+    file->segment_count++;
+    at += 2 + length;
+  }
+  if (file->components == 3) {
+    bool rgb_ids = file->component[0].id == 'R' && file->component[1].id == 'G' &&
+                   file->component[2].id == 'B';
+    if ((file->adobe && file->adobe_transform == 0 && !file->jfif) ||
+        (!file->jfif && !file->adobe && rgb_ids)) {
+      return MEMESH_SPLICE_RGB_COLOURS;
+    }
+  }
+  return MEMESH_SPLICE_OK;
+}
+
+memesh_splice_refusal memesh_splice_inspect(const uint8_t *jpeg, size_t size,
+                                            memesh_splice_layout *layout) {
+  memset(layout, 0, sizeof *layout);
+  jpeg_file *file = malloc(sizeof *file);
+  if (file == NULL) return MEMESH_SPLICE_FAILED;
+  memesh_splice_refusal refusal = read_headers(file, jpeg, size, false);
+  if (refusal == MEMESH_SPLICE_OK) {
+    *layout = (memesh_splice_layout){file->width,       file->height,      file->mcu_width,
+                                     file->mcu_height, file->mcus_across, file->mcu_rows,
+                                     file->exif_offset, file->exif_size,
+                                     file->recipe_offset, file->recipe_size};
+  }
+  free(file);
+  return refusal;
+}
+
+// MARK: - The scan index
+
+/// The entropy-coded data without its stuffing, and where each MCU starts in it.
+typedef struct scan_index {
+  uint8_t *bits;
+  uint64_t bit_count;
+  /// Bit offset of MCU i (row-major); entry mcus_across × mcu_rows is the end.
+  uint64_t *mcu_offset;
+  /// DC predictors (one per component) before MCU i; the last entry after the scan.
+  int16_t *mcu_predictor;
+  /// Every block's DC value per component (MCU grid × the component's sampling), or NULL.
+  int16_t *dc[3];
+  /// Bit offset just after each MCU row's last MCU (before a restart marker's padding), and
+  /// the DC predictors there (before a restart resets them).
+  uint64_t *row_end;
+  int16_t *row_end_predictor;
+  /// Byte offsets where each restart interval after the first starts, and how many.
+  size_t *segment;
+  size_t segment_count;
+} scan_index;
+
+static void scan_index_free(scan_index *index) {
+  free(index->bits);
+  free(index->mcu_offset);
+  free(index->mcu_predictor);
+  free(index->row_end);
+  free(index->row_end_predictor);
+  free(index->segment);
+  for (int part = 0; part < 3; part++) free(index->dc[part]);
+  memset(index, 0, sizeof *index);
+}
+
+/// Copies the entropy-coded data from `file->scan_offset` without its 0x00 stuffing up to the
+/// marker that ends it, which must be EOI.
+static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
+  const uint8_t *data = file->data + file->scan_offset;
+  size_t size = file->size - file->scan_offset;
+  index->bits = malloc(size + PADDING);
+  if (index->bits == NULL) return MEMESH_SPLICE_FAILED;
+  size_t intervals = 0;
+  if (file->restart_interval > 0) {
+    size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
+    intervals = (mcus + file->restart_interval - 1) / file->restart_interval;
+    index->segment = malloc((intervals + 1) * sizeof *index->segment);
+    if (index->segment == NULL) return MEMESH_SPLICE_FAILED;
+  }
+  size_t written = 0, at = 0;
+  for (;;) {
+    const uint8_t *mark = memchr(data + at, 0xff, size - at);
+    size_t run = mark ? (size_t)(mark - (data + at)) : size - at;
+    memcpy(index->bits + written, data + at, run);
+    written += run;
+    at += run;
+    if (mark == NULL || at + 1 >= size) {
+      free(index->bits);
+      index->bits = NULL;
+      return MEMESH_SPLICE_DAMAGED;  // no EOI
+    }
+    uint8_t next = data[at + 1];
+    if (next == 0x00) {
+      index->bits[written++] = 0xff;
+      at += 2;
+    } else if (next == 0xff) {
+      at += 1;  // fill byte before a marker
+    } else if (next >= 0xd0 && next <= 0xd7 && index->segment_count + 1 < intervals &&
+               next == 0xd0 + (index->segment_count & 7)) {
+      index->segment[index->segment_count++] = written;  // the next interval starts here
+      at += 2;
+    } else {
+      memset(index->bits + written, 0, PADDING);
+      index->bit_count = (uint64_t)written * 8;
+      if (next == 0xd9) return MEMESH_SPLICE_OK;
+      free(index->bits);
+      index->bits = NULL;
+      // Another scan, a DNL or a restart marker where none were declared.
+      return next == 0xda ? MEMESH_SPLICE_SEVERAL_SCANS : MEMESH_SPLICE_DAMAGED;
+    }
+  }
+}
+
+/// Reads one block's codes; with `coefficients` (zigzag order) keeps its values. False for a
+/// code the tables lack, a run past the 64th coefficient or a DC out of range.
+static inline bool read_block(const uint8_t *bits, uint64_t *position, const huffman_table *dc,
+                              const huffman_table *ac, int32_t *predictor,
+                              int16_t *coefficients) {
+  // One 32-bit peek per code: a code (≤ 16 bits) and its value bits (≤ 11) fit in it.
+  uint64_t at = *position;
+  uint32_t word = peek32(bits, at);
+  int length;
+  int size = huffman_symbol(dc, word, &length);
+  if (size < 0 || size > 11) return false;
+  if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
+  at += (uint64_t)(length + size);
+  if (*predictor < -32767 || *predictor > 32767) return false;
+  if (coefficients) {
+    memset(coefficients, 0, 64 * sizeof *coefficients);
+    coefficients[0] = (int16_t)*predictor;
+  }
+  for (int k = 1; k < 64; k++) {
+    word = peek32(bits, at);
+    int symbol = huffman_symbol(ac, word, &length);
+    if (symbol < 0) return false;
+    int run = symbol >> 4, bits_count = symbol & 15;
+    if (bits_count == 0) {
+      at += (uint64_t)length;
+      if (run != 15) break;  // end of block
+      k += 15;
+      if (k > 63) return false;
+      continue;
+    }
+    k += run;
+    if (k > 63 || bits_count > 10) return false;
+    if (coefficients) {
+      coefficients[k] = (int16_t)extend((word << length) >> (32 - bits_count), bits_count);
+    }
+    at += (uint64_t)(length + bits_count);
+  }
+  *position = at;
+  return true;
+}
+
+/// Where block `h`, `v` of component `part` in MCU (`x`, `y`) goes in that component's DC grid.
+static inline size_t dc_slot(const jpeg_file *file, int part, uint32_t x, uint32_t y, int h,
+                             int v) {
+  const component *c = &file->component[part];
+  size_t across = (size_t)file->mcus_across * (file->components == 1 ? 1 : c->h);
+  size_t row = (size_t)y * (file->components == 1 ? 1 : c->v) + (size_t)v;
+  size_t column = (size_t)x * (file->components == 1 ? 1 : c->h) + (size_t)h;
+  return row * across + column;
+}
+
+/// Indexes every MCU of the scan: its bit offset and DC predictors, and each block's DC value
+/// when `keep_dc`. Reads every code (there is no other way to find where a block ends) but
+/// keeps no coefficients and runs no IDCT.
+static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *index,
+                                         bool keep_dc) {
+  memesh_splice_refusal refusal = unstuff(file, index);
+  if (refusal != MEMESH_SPLICE_OK) return refusal;
+  size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
+  // Each block takes at least two bits (a DC code and an end of block): a header promising
+  // more blocks than the data can hold is refused before anything is allocated for them.
+  if (mcus * (size_t)file->blocks_per_mcu > index->bit_count / 2 + 1) {
+    return MEMESH_SPLICE_DAMAGED;
+  }
+  index->mcu_offset = malloc((mcus + 1) * sizeof *index->mcu_offset);
+  index->mcu_predictor = malloc((mcus + 1) * 3 * sizeof *index->mcu_predictor);
+  index->row_end = malloc((size_t)file->mcu_rows * sizeof *index->row_end);
+  index->row_end_predictor = malloc((size_t)file->mcu_rows * 3 * sizeof *index->row_end_predictor);
+  if (index->mcu_offset == NULL || index->mcu_predictor == NULL || index->row_end == NULL ||
+      index->row_end_predictor == NULL) {
+    return MEMESH_SPLICE_FAILED;
+  }
+  if (keep_dc) {
+    for (int part = 0; part < file->components; part++) {
+      const component *c = &file->component[part];
+      size_t blocks = file->components == 1 ? mcus : mcus * (size_t)c->h * c->v;
+      index->dc[part] = malloc(blocks * sizeof *index->dc[part]);
+      if (index->dc[part] == NULL) return MEMESH_SPLICE_FAILED;
+    }
+  }
+  const uint8_t *bits = index->bits;
+  uint64_t position = 0;
+  int32_t predictor[3] = {0, 0, 0};
+  size_t mcu = 0, restarts = 0;
+  for (uint32_t y = 0; y < file->mcu_rows; y++) {
+    for (uint32_t x = 0; x < file->mcus_across; x++, mcu++) {
+      if (file->restart_interval > 0 && mcu > 0 && mcu % file->restart_interval == 0) {
+        // The interval ended: only its padding may be left before the next one's first byte.
+        if (restarts == index->segment_count) return MEMESH_SPLICE_DAMAGED;
+        uint64_t next = (uint64_t)index->segment[restarts++] * 8;
+        if (position > next || next - position >= 8) return MEMESH_SPLICE_DAMAGED;
+        position = next;
+        predictor[0] = predictor[1] = predictor[2] = 0;
+      }
+      index->mcu_offset[mcu] = position;
+      for (int part = 0; part < 3; part++) {
+        index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
+      }
+      for (int part = 0; part < file->components; part++) {
+        const component *c = &file->component[part];
+        int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
+        for (int v = 0; v < down; v++) {
+          for (int h = 0; h < across; h++) {
+            if (!read_block(bits, &position, &file->dc[c->dc], &file->ac[c->ac],
+                            &predictor[part], NULL) ||
+                position > index->bit_count) {
+              return MEMESH_SPLICE_DAMAGED;
+            }
+            if (keep_dc) index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
+          }
+        }
+      }
+    }
+    index->row_end[y] = position;
+    for (int part = 0; part < 3; part++) {
+      index->row_end_predictor[(size_t)y * 3 + (size_t)part] = (int16_t)predictor[part];
+    }
+  }
+  if (restarts != index->segment_count) return MEMESH_SPLICE_DAMAGED;
+  index->mcu_offset[mcu] = position;
+  for (int part = 0; part < 3; part++) {
+    index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
+  }
+  // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
+  if (index->bit_count - position >= 8) return MEMESH_SPLICE_DAMAGED;
+  return MEMESH_SPLICE_OK;
+}
+
+// MARK: - Writing blocks
+
+/// Huffman-codes one block (zigzag coefficients) with `dc`/`ac`; false when a table has no
+/// code for a value the block needs.
+static bool write_block(bit_writer *writer, const int16_t *coefficients, int32_t *predictor,
+                        const huffman_table *dc, const huffman_table *ac) {
+  int32_t difference = coefficients[0] - *predictor;
+  *predictor = coefficients[0];
+  uint32_t magnitude = (uint32_t)(difference < 0 ? -difference : difference);
+  int size = magnitude ? 32 - __builtin_clz(magnitude) : 0;
+  if (size > 11 || dc->length[size] == 0) return false;
+  put_bits(writer, dc->code[size], dc->length[size]);
+  if (size) put_bits(writer, (uint32_t)(difference < 0 ? difference - 1 : difference), size);
+  int run = 0;
+  for (int k = 1; k < 64; k++) {
+    int32_t value = coefficients[k];
+    if (value == 0) {
+      run++;
+      continue;
+    }
+    while (run > 15) {
+      if (ac->length[0xf0] == 0) return false;
+      put_bits(writer, ac->code[0xf0], ac->length[0xf0]);
+      run -= 16;
+    }
+    magnitude = (uint32_t)(value < 0 ? -value : value);
+    size = 32 - __builtin_clz(magnitude);
+    if (size > 10) return false;
+    int symbol = run << 4 | size;
+    if (ac->length[symbol] == 0) return false;
+    put_bits(writer, ac->code[symbol], ac->length[symbol]);
+    put_bits(writer, (uint32_t)(value < 0 ? value - 1 : value), size);
+    run = 0;
+  }
+  if (run > 0) {
+    if (ac->length[0] == 0) return false;
+    put_bits(writer, ac->code[0], ac->length[0]);
+  }
+  return true;
+}
+
+/// Re-codes one MCU read from `source` at `*position` into `writer` with `target`'s tables,
+/// continuing `target_predictor`. Returns MEMESH_SPLICE_TABLES when a code is missing.
+static memesh_splice_refusal recode_mcu(const jpeg_file *source, const uint8_t *bits,
+                                        uint64_t *position, uint64_t bit_count,
+                                        int32_t *source_predictor, const jpeg_file *target,
+                                        bit_writer *writer, int32_t *target_predictor) {
+  int16_t coefficients[64];
+  for (int part = 0; part < source->components; part++) {
+    const component *from = &source->component[part];
+    const component *to = &target->component[part];
+    int blocks = source->components == 1 ? 1 : from->h * from->v;
+    for (int block = 0; block < blocks; block++) {
+      if (!read_block(bits, position, &source->dc[from->dc], &source->ac[from->ac],
+                      &source_predictor[part], coefficients) ||
+          *position > bit_count) {
+        return MEMESH_SPLICE_DAMAGED;
+      }
+      if (!write_block(writer, coefficients, &target_predictor[part], &target->dc[to->dc],
+                       &target->ac[to->ac])) {
+        return MEMESH_SPLICE_TABLES;
+      }
+    }
+  }
+  return MEMESH_SPLICE_OK;
+}
+
+/// Copies MCUs `first ..< end` of row `row` as they are coded in `file`, continuing the
+/// writer's DC predictors `predictor`: when they differ from the ones the source had there, the
+/// first MCU is re-coded (same coefficients, new DC differences) and the rest copied as bits.
+static memesh_splice_refusal copy_mcus(const jpeg_file *file, const scan_index *index,
+                                       uint32_t row, uint32_t first, uint32_t end,
+                                       bit_writer *writer, int32_t *predictor) {
+  size_t start = (size_t)row * file->mcus_across + first;
+  size_t stop = (size_t)row * file->mcus_across + end;
+  const int16_t *expected = &index->mcu_predictor[start * 3];
+  bool same = true;
+  for (int part = 0; part < file->components; part++) same &= expected[part] == predictor[part];
+  uint64_t from = index->mcu_offset[start];
+  if (!same) {
+    int32_t source_predictor[3] = {expected[0], expected[1], expected[2]};
+    memesh_splice_refusal refusal = recode_mcu(file, index->bits, &from, index->bit_count,
+                                               source_predictor, file, writer, predictor);
+    if (refusal != MEMESH_SPLICE_OK) return refusal;
+  }
+  uint64_t to = end == file->mcus_across ? index->row_end[row] : index->mcu_offset[stop];
+  copy_bits(writer, index->bits, from, to);
+  const int16_t *after = end == file->mcus_across ? &index->row_end_predictor[(size_t)row * 3]
+                                                 : &index->mcu_predictor[stop * 3];
+  for (int part = 0; part < 3; part++) predictor[part] = after[part];
+  return MEMESH_SPLICE_OK;
+}
+
+// MARK: - Headers out
+
+static void write_segment(bit_writer *writer, const jpeg_file *file, const segment *part) {
+  writer_bytes(writer, file->data + part->offset, part->length);
+}
+
+/// The frame header with another width and height.
+static void write_sof(bit_writer *writer, const jpeg_file *file, uint32_t width,
+                      uint32_t height) {
+  const segment *sof = &file->segments[file->sof_index];
+  if (!writer_reserve(writer, sof->length)) return;
+  uint8_t *copy = writer->bytes + writer->length;
+  memcpy(copy, file->data + sof->offset, sof->length);
+  copy[5] = (uint8_t)(height >> 8);
+  copy[6] = (uint8_t)height;
+  copy[7] = (uint8_t)(width >> 8);
+  copy[8] = (uint8_t)width;
+  writer->length += sof->length;
+}
+
+/// SOI and every segment up to and including SOS, the frame resized. `keep_metadata` false keeps only what a
+/// decoder needs (tables, frame, JFIF/Adobe colour markers) for a band's own small JPEG;
+/// `recipe` (or NULL) goes in a COM segment after the APPn segments.
+static bool write_headers(bit_writer *writer, const jpeg_file *file, uint32_t width,
+                          uint32_t height, bool keep_metadata, const char *recipe,
+                          uint32_t restart_interval) {
+  writer_bytes(writer, "\xff\xd8", 2);
+  bool recipe_written = recipe == NULL;
+  for (int at = 0; at < file->segment_count; at++) {
+    const segment *part = &file->segments[at];
+    bool app = part->marker >= 0xe0 && part->marker <= 0xef;
+    if (!recipe_written && !app) {
+      size_t length = strlen(recipe);
+      if (length + sizeof recipe_keyword + 2 > 65535) return false;
+      uint32_t total = (uint32_t)(length + sizeof recipe_keyword + 2);
+      uint8_t head[4] = {0xff, 0xfe, (uint8_t)(total >> 8), (uint8_t)total};
+      writer_bytes(writer, head, 4);
+      writer_bytes(writer, recipe_keyword, sizeof recipe_keyword - 1);
+      writer_bytes(writer, " ", 1);
+      writer_bytes(writer, recipe, length);
+      recipe_written = true;
+    }
+    if (part->marker == 0xda && restart_interval > 0) {
+      uint8_t dri[6] = {0xff, 0xdd, 0, 4, (uint8_t)(restart_interval >> 8),
+                        (uint8_t)restart_interval};
+      writer_bytes(writer, dri, sizeof dri);
+    }
+    if (part->marker == 0xdd) continue;  // the restart interval is the splice's own
+    if ((size_t)at == file->sof_index) {
+      write_sof(writer, file, width, height);
+    } else if (keep_metadata) {
+      if (!is_memesh_recipe(file, part)) write_segment(writer, file, part);
+    } else if (!(app || part->marker == 0xfe) || part->marker == 0xe0 || part->marker == 0xee) {
+      write_segment(writer, file, part);
+    }
+  }
+  return !writer->failed;
+}
+
+// MARK: - libjpeg for the touched rows
+
+/// Where the zigzag order's coefficient n sits in the natural (row-major) 8×8 order: DQT stores
+/// tables in zigzag order, libjpeg's encoder takes them in natural order.
+static const uint8_t natural_order[64] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
+
+typedef struct band_codec {
+  struct jpeg_error_mgr error;
+  jmp_buf jump;
+  char message[JMSG_LENGTH_MAX];
+} band_codec;
+
+static void band_error_exit(j_common_ptr info) {
+  band_codec *codec = info->client_data;
+  info->err->format_message(info, codec->message);
+  longjmp(codec->jump, 1);
+}
+
+static void band_silent(j_common_ptr info) { (void)info; }
+
+/// Decodes a small JPEG (a band of the source) into `pixels`, `width` × `height` RGBA8.
+/// libjpeg longjmps on errors, so the decoder lives here.
+static bool decode_band(const uint8_t *jpeg, size_t size, uint8_t *pixels, uint32_t width,
+                        uint32_t height, char *message, size_t message_size) {
+  struct jpeg_decompress_struct decoder;
+  band_codec codec;
+  decoder.err = jpeg_std_error(&codec.error);
+  codec.error.error_exit = band_error_exit;
+  codec.error.output_message = band_silent;
+  jpeg_create_decompress(&decoder);
+  decoder.client_data = &codec;
+  if (setjmp(codec.jump)) {
+    snprintf(message, message_size, "%s", codec.message);
+    jpeg_destroy_decompress(&decoder);
+    return false;
+  }
+  jpeg_mem_src(&decoder, jpeg, (unsigned long)size);
+  jpeg_read_header(&decoder, TRUE);
+  decoder.out_color_space = JCS_EXT_RGBA;
+  jpeg_start_decompress(&decoder);
+  if (decoder.output_width != width || decoder.output_height != height) {
+    snprintf(message, message_size, "a band decoded to an unexpected size");
+    jpeg_destroy_decompress(&decoder);
+    return false;
+  }
+  while (decoder.output_scanline < height) {
+    JSAMPROW row = pixels + (size_t)decoder.output_scanline * width * 4;
+    jpeg_read_scanlines(&decoder, &row, 1);
+  }
+  jpeg_finish_decompress(&decoder);
+  jpeg_destroy_decompress(&decoder);
+  return true;
+}
+
+/// Encodes `height` rows (each `stride` bytes apart) of `width` RGBA8 pixels as a baseline
+/// JPEG with `file`'s sampling and quantization tables (and libjpeg's standard Huffman tables,
+/// which have a code for every value). `*out` is malloc'd by libjpeg's memory destination.
+static bool encode_band(const jpeg_file *file, const uint8_t *pixels, size_t stride,
+                        uint32_t width, uint32_t height, uint8_t **out, unsigned long *out_size,
+                        char *message, size_t message_size) {
+  struct jpeg_compress_struct encoder;
+  band_codec codec;
+  encoder.err = jpeg_std_error(&codec.error);
+  codec.error.error_exit = band_error_exit;
+  codec.error.output_message = band_silent;
+  jpeg_create_compress(&encoder);
+  encoder.client_data = &codec;
+  *out = NULL;
+  *out_size = 0;
+  if (setjmp(codec.jump)) {
+    snprintf(message, message_size, "%s", codec.message);
+    jpeg_destroy_compress(&encoder);
+    free(*out);
+    *out = NULL;
+    return false;
+  }
+  jpeg_mem_dest(&encoder, out, out_size);
+  encoder.image_width = width;
+  encoder.image_height = height;
+  encoder.input_components = 4;
+  encoder.in_color_space = JCS_EXT_RGBA;
+  jpeg_set_defaults(&encoder);
+  jpeg_set_colorspace(&encoder, file->components == 1 ? JCS_GRAYSCALE : JCS_YCbCr);
+  encoder.write_JFIF_header = FALSE;
+  encoder.write_Adobe_marker = FALSE;
+  encoder.optimize_coding = FALSE;
+  // With the source's own tables, a restart marker after every MCU row as in the spliced file:
+  // each row's bytes then go into it as they are.
+  encoder.restart_in_rows = file->tables_complete ? 1 : 0;
+  for (int slot = 0; file->tables_complete && slot < 4; slot++) {
+    const huffman_table *from[2] = {&file->dc[slot], &file->ac[slot]};
+    JHUFF_TBL **to[2] = {&encoder.dc_huff_tbl_ptrs[slot], &encoder.ac_huff_tbl_ptrs[slot]};
+    for (int class = 0; class < 2; class++) {
+      if (!from[class]->defined) continue;
+      if (*to[class] == NULL) *to[class] = jpeg_alloc_huff_table((j_common_ptr)&encoder);
+      memcpy((*to[class])->bits, from[class]->counts, 17);
+      (*to[class])->bits[0] = 0;
+      memset((*to[class])->huffval, 0, sizeof (*to[class])->huffval);
+      memcpy((*to[class])->huffval, from[class]->values, (size_t)from[class]->value_count);
+    }
+  }
+  for (int slot = 0; slot < 4; slot++) {
+    if (!file->quant_defined[slot]) continue;
+    if (encoder.quant_tbl_ptrs[slot] == NULL) {
+      encoder.quant_tbl_ptrs[slot] = jpeg_alloc_quant_table((j_common_ptr)&encoder);
+    }
+    for (int index = 0; index < 64; index++) {
+      encoder.quant_tbl_ptrs[slot]->quantval[natural_order[index]] = file->quant[slot][index];
+    }
+  }
+  for (int part = 0; part < file->components; part++) {
+    jpeg_component_info *info = &encoder.comp_info[part];
+    info->h_samp_factor = file->components == 1 ? 1 : file->component[part].h;
+    info->v_samp_factor = file->components == 1 ? 1 : file->component[part].v;
+    info->quant_tbl_no = file->component[part].quant;
+    if (file->tables_complete) {
+      info->dc_tbl_no = file->component[part].dc;
+      info->ac_tbl_no = file->component[part].ac;
+    }
+  }
+  jpeg_start_compress(&encoder, TRUE);
+  while (encoder.next_scanline < height) {
+    JSAMPROW row = (JSAMPROW)(uintptr_t)(pixels + (size_t)encoder.next_scanline * stride);
+    jpeg_write_scanlines(&encoder, &row, 1);
+  }
+  jpeg_finish_compress(&encoder);
+  jpeg_destroy_compress(&encoder);
+  return true;
+}
+
+// MARK: - Splicing
+
+static uint64_t now_ns(void) {
+  struct timespec time;
+  clock_gettime(CLOCK_MONOTONIC, &time);
+  return (uint64_t)time.tv_sec * 1000000000u + (uint64_t)time.tv_nsec;
+}
+
+typedef struct splice_job {
+  const jpeg_file *file;
+  const scan_index *index;
+  const memesh_splice_request *request;
+  uint32_t first_column, end_column;  // MCU columns of the crop
+  uint32_t first_row;                 // the source's MCU row of the crop's top
+  char *message;
+  size_t message_size;
+} splice_job;
+
+/// A run of touched MCU rows (in the crop) and its rows as libjpeg encoded them.
+typedef struct band {
+  uint32_t row, end;
+  uint8_t *encoded;
+  unsigned long encoded_size;
+  memesh_splice_refusal refusal;
+  char message[160];
+} band;
+
+/// Decodes the source's MCU rows of `part` (a small JPEG of just those rows: the source's
+/// tables, their bits, DC prediction from zero), draws the captions on them and encodes them
+/// with the source's sampling and quantization tables into `part->encoded`.
+static void make_band(const splice_job *job, band *part) {
+  const jpeg_file *file = job->file;
+  const memesh_splice_request *request = job->request;
+  uint32_t row = job->first_row + part->row, end = job->first_row + part->end;
+  uint32_t top = row * file->mcu_height;
+  uint32_t bottom = end * file->mcu_height < file->height ? end * file->mcu_height : file->height;
+  uint32_t source_height = bottom - top;
+  uint32_t meme_top = part->row * file->mcu_height;
+  uint32_t meme_bottom = part->end * file->mcu_height;
+  if (meme_bottom > request->crop_height) meme_bottom = request->crop_height;
+  uint32_t height = meme_bottom - meme_top;
+  part->refusal = MEMESH_SPLICE_OK;
+  if (height > source_height) {
+    part->refusal = MEMESH_SPLICE_DAMAGED;
+    return;
+  }
+  bit_writer small = {0};
+  int32_t small_predictor[3] = {0, 0, 0};
+  uint8_t *pixels = NULL, *masks = NULL;
+  if (!write_headers(&small, file, file->width, source_height, false, NULL, 0)) {
+    part->refusal = MEMESH_SPLICE_FAILED;
+    goto done;
+  }
+  for (uint32_t at = row; at < end && part->refusal == MEMESH_SPLICE_OK; at++) {
+    part->refusal = copy_mcus(file, job->index, at, 0, file->mcus_across, &small, small_predictor);
+  }
+  if (part->refusal != MEMESH_SPLICE_OK) goto done;
+  flush_bits(&small);
+  writer_bytes(&small, "\xff\xd9", 2);
+  pixels = malloc((size_t)file->width * source_height * 4);
+  masks = malloc((size_t)request->crop_width * 2 + 16);
+  if (small.failed || pixels == NULL || masks == NULL) {
+    part->refusal = MEMESH_SPLICE_FAILED;
+    goto done;
+  }
+  if (!decode_band(small.bytes, small.length, pixels, file->width, source_height, part->message,
+                   sizeof part->message)) {
+    part->refusal = MEMESH_SPLICE_FAILED;
+    goto done;
+  }
+  size_t stride = (size_t)file->width * 4;
+  uint8_t *left = pixels + (size_t)request->crop_x * 4;
+  for (uint32_t line = 0; request->overlay != NULL && line < height; line++) {
+    memesh_overlay_draw_row(request->overlay, meme_top + line, left + line * stride,
+                            request->crop_width, masks);
+  }
+  if (!encode_band(file, left, stride, request->crop_width, height, &part->encoded,
+                   &part->encoded_size, part->message, sizeof part->message)) {
+    part->refusal = MEMESH_SPLICE_FAILED;
+  }
+done:
+  free(pixels);
+  free(masks);
+  free(small.bytes);
+}
+
+/// Ends the MCU row being written: pads the byte, then RSTn (n counts restarts modulo 8).
+static void write_restart(bit_writer *writer, uint32_t *restarts) {
+  flush_bits(writer);
+  uint8_t marker[2] = {0xff, (uint8_t)(0xd0 + (*restarts & 7))};
+  writer_bytes(writer, marker, 2);
+  (*restarts)++;
+}
+
+/// Appends `part`'s rows, each after a restart marker (but a first row of the scan). With the
+/// source's own tables libjpeg's bytes for each row are copied as they are; otherwise every
+/// block is read back and Huffman-coded again with the source's tables.
+static memesh_splice_refusal write_band(const splice_job *job, band *part, bit_writer *writer,
+                                        uint32_t *restarts) {
+  const jpeg_file *file = job->file;
+  jpeg_file *encoded = malloc(sizeof *encoded);
+  scan_index index = {0};
+  memesh_splice_refusal refusal = MEMESH_SPLICE_FAILED;
+  if (encoded == NULL) return refusal;
+  uint32_t rows = part->end - part->row;
+  if (read_headers(encoded, part->encoded, part->encoded_size, true) != MEMESH_SPLICE_OK) {
+    snprintf(job->message, job->message_size, "libjpeg wrote a band memesh cannot read");
+  } else if (encoded->components != file->components ||
+             encoded->mcus_across != job->end_column - job->first_column ||
+             encoded->mcu_rows != rows || encoded->mcu_width != file->mcu_width ||
+             encoded->mcu_height != file->mcu_height) {
+    snprintf(job->message, job->message_size, "libjpeg wrote a band of another layout");
+  } else if (file->tables_complete) {
+    // Rows between RSTn markers, up to EOI.
+    const uint8_t *data = part->encoded;
+    size_t at = encoded->scan_offset, start = at, size = part->encoded_size;
+    uint32_t row = 0;
+    while (at + 1 < size) {
+      if (data[at] != 0xff || data[at + 1] == 0x00) {
+        at += data[at] == 0xff ? 2 : 1;
+        continue;
+      }
+      uint8_t marker = data[at + 1];
+      if (marker != 0xd9 && (marker < 0xd0 || marker > 0xd7)) break;
+      if (part->row + row > 0) write_restart(writer, restarts);
+      writer_bytes(writer, data + start, at - start);
+      row++;
+      at += 2;
+      start = at;
+      if (marker == 0xd9) break;
+    }
+    if (row == rows && data[at - 1] == 0xd9) {
+      refusal = MEMESH_SPLICE_OK;
+    } else {
+      snprintf(job->message, job->message_size, "libjpeg wrote a band of unexpected rows");
+    }
+  } else if (unstuff(encoded, &index) == MEMESH_SPLICE_OK) {
+    refusal = MEMESH_SPLICE_OK;
+    uint64_t position = 0;
+    int32_t band_predictor[3] = {0, 0, 0};
+    for (uint32_t row = 0; row < rows && refusal == MEMESH_SPLICE_OK; row++) {
+      if (part->row + row > 0) write_restart(writer, restarts);
+      int32_t predictor[3] = {0, 0, 0};
+      for (uint32_t mcu = 0; mcu < encoded->mcus_across && refusal == MEMESH_SPLICE_OK; mcu++) {
+        refusal = recode_mcu(encoded, index.bits, &position, index.bit_count, band_predictor,
+                             file, writer, predictor);
+      }
+    }
+  } else {
+    snprintf(job->message, job->message_size, "libjpeg wrote a band memesh cannot read");
+  }
+  scan_index_free(&index);
+  free(encoded);
+  return refusal;
+}
+
+/// The bands still to make, shared by the threads that make them.
+typedef struct band_queue {
+  const splice_job *job;
+  band *bands;
+  uint32_t count;
+  uint32_t next;  // taken with an atomic add
+} band_queue;
+
+static void *band_worker(void *argument) {
+  band_queue *queue = argument;
+  for (;;) {
+    uint32_t at = __atomic_fetch_add(&queue->next, 1, __ATOMIC_RELAXED);
+    if (at >= queue->count) return NULL;
+    make_band(queue->job, &queue->bands[at]);
+  }
+}
+
+/// The crop at 1/8 scale from each block's DC value (a block's mean is DC × Q₀ / 8 + 128).
+static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
+                           const memesh_splice_request *request, uint32_t *width,
+                           uint32_t *height) {
+  *width = (request->crop_width + 7) / 8;
+  *height = (request->crop_height + 7) / 8;
+  uint8_t *pixels = malloc((size_t)*width * *height * 4);
+  if (pixels == NULL) return NULL;
+  float scale[3];
+  size_t across[3], down[3];
+  for (int part = 0; part < file->components; part++) {
+    const component *c = &file->component[part];
+    scale[part] = file->quant[c->quant][0] / 8.0f;
+    across[part] = (size_t)file->mcus_across * (file->components == 1 ? 1 : c->h);
+    down[part] = (size_t)file->mcu_rows * (file->components == 1 ? 1 : c->v);
+  }
+  for (uint32_t y = 0; y < *height; y++) {
+    for (uint32_t x = 0; x < *width; x++) {
+      float value[3] = {128, 128, 128};
+      uint32_t px = request->crop_x + x * 8, py = request->crop_y + y * 8;
+      for (int part = 0; part < file->components; part++) {
+        const component *c = &file->component[part];
+        size_t bx = file->components == 1 ? px / 8 : (size_t)px * c->h / (size_t)file->h_max / 8;
+        size_t by = file->components == 1 ? py / 8 : (size_t)py * c->v / (size_t)file->v_max / 8;
+        if (bx >= across[part]) bx = across[part] - 1;
+        if (by >= down[part]) by = down[part] - 1;
+        value[part] = index->dc[part][by * across[part] + bx] * scale[part] + 128;
+      }
+      float r = value[0], g = value[0], b = value[0];
+      if (file->components == 3) {
+        float cb = value[1] - 128, cr = value[2] - 128;
+        r = value[0] + 1.402f * cr;
+        g = value[0] - 0.344136f * cb - 0.714136f * cr;
+        b = value[0] + 1.772f * cb;
+      }
+      uint8_t *out = pixels + ((size_t)y * *width + x) * 4;
+      float channels[3] = {r, g, b};
+      for (int channel = 0; channel < 3; channel++) {
+        float v = channels[channel] + 0.5f;
+        out[channel] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+      }
+      out[3] = 255;
+    }
+  }
+  return pixels;
+}
+
+/// A JPEG read and indexed: its headers and its scan's MCU offsets, DC predictors and values.
+struct memesh_splice_source {
+  jpeg_file file;
+  scan_index index;
+};
+
+memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint64_t max_pixels,
+                                         memesh_splice_source **opened, uint64_t *scan_ns) {
+  *opened = NULL;
+  memesh_splice_source *source = calloc(1, sizeof *source);
+  if (source == NULL) return MEMESH_SPLICE_FAILED;
+  uint64_t started = now_ns();
+  memesh_splice_refusal refusal = read_headers(&source->file, jpeg, size, false);
+  if (refusal == MEMESH_SPLICE_OK &&
+      (uint64_t)source->file.width * source->file.height > max_pixels) {
+    refusal = MEMESH_SPLICE_TOO_LARGE;
+  }
+  if (refusal == MEMESH_SPLICE_OK) refusal = build_index(&source->file, &source->index, true);
+  if (refusal != MEMESH_SPLICE_OK) {
+    memesh_splice_close(source);
+    return refusal;
+  }
+  if (scan_ns != NULL) *scan_ns = now_ns() - started;
+  *opened = source;
+  return MEMESH_SPLICE_OK;
+}
+
+void memesh_splice_close(memesh_splice_source *source) {
+  if (source == NULL) return;
+  scan_index_free(&source->index);
+  free(source);
+}
+
+memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
+                                          const memesh_splice_request *request,
+                                          memesh_splice_result *result, char *message,
+                                          size_t message_size) {
+  memset(result, 0, sizeof *result);
+  if (message_size > 0) message[0] = 0;
+  const jpeg_file *file = &source->file;
+  const scan_index *index = &source->index;
+  bit_writer writer = {0};
+  uint8_t *touched = NULL;
+  band *bands = NULL;
+  uint32_t band_total = 0;
+  memesh_splice_refusal refusal = MEMESH_SPLICE_OK;
+  if (request->crop_x % file->mcu_width != 0 || request->crop_y % file->mcu_height != 0 ||
+      request->crop_width == 0 || request->crop_height == 0 ||
+      request->crop_x >= file->width || request->crop_y >= file->height ||
+      request->crop_width > file->width - request->crop_x ||
+      request->crop_height > file->height - request->crop_y) {
+    refusal = MEMESH_SPLICE_UNALIGNED_CROP;
+    goto done;
+  }
+  uint64_t started = now_ns();
+  splice_job job = {file, index, request, request->crop_x / file->mcu_width, 0,
+                    request->crop_y / file->mcu_height, message, message_size};
+  job.end_column = job.first_column + (request->crop_width + file->mcu_width - 1) / file->mcu_width;
+  uint32_t rows = (request->crop_height + file->mcu_height - 1) / file->mcu_height;
+  result->mcu_rows = rows;
+  // The MCU rows each caption's region reaches.
+  touched = calloc(rows, 1);
+  if (touched == NULL) {
+    refusal = MEMESH_SPLICE_FAILED;
+    goto done;
+  }
+  for (uint32_t layer = 0; request->overlay != NULL && layer < request->overlay->count; layer++) {
+    const memesh_caption_layer *caption = &request->overlay->layers[layer];
+    if (caption->right <= caption->left || caption->bottom <= caption->top ||
+        caption->bottom <= 0 || caption->top >= (int32_t)request->crop_height) {
+      continue;
+    }
+    uint32_t first = caption->top < 0 ? 0 : (uint32_t)caption->top / file->mcu_height;
+    uint32_t last = ((uint32_t)caption->bottom - 1) / file->mcu_height;
+    for (uint32_t row = first; row <= last && row < rows; row++) touched[row] = 1;
+  }
+
+  writer.capacity = file->size + file->size / 8 + 65536;
+  writer.bytes = malloc(writer.capacity);
+  if (writer.bytes == NULL ||
+      !write_headers(&writer, file, request->crop_width, request->crop_height, true,
+                     request->recipe, job.end_column - job.first_column)) {
+    refusal = MEMESH_SPLICE_FAILED;
+    goto done;
+  }
+  // The touched rows in runs; libjpeg's work on them (decode, draw, encode) on two threads.
+  bands = calloc(rows, sizeof *bands);
+  if (bands == NULL) {
+    refusal = MEMESH_SPLICE_FAILED;
+    goto done;
+  }
+  uint32_t band_count = 0;
+  band_total = rows;
+  for (uint32_t row = 0; row < rows; row++) {
+    if (!touched[row]) continue;
+    if (band_count > 0 && bands[band_count - 1].end == row) {
+      bands[band_count - 1].end = row + 1;
+    } else {
+      bands[band_count++] = (band){.row = row, .end = row + 1};
+    }
+  }
+  uint64_t band_started = now_ns();
+  band_queue queue = {&job, bands, band_count, 0};
+  pthread_t helper;
+  bool helped = band_count > 1 && pthread_create(&helper, NULL, band_worker, &queue) == 0;
+  band_worker(&queue);
+  if (helped) pthread_join(helper, NULL);
+  for (uint32_t at = 0; at < band_count && refusal == MEMESH_SPLICE_OK; at++) {
+    refusal = bands[at].refusal;
+    if (refusal != MEMESH_SPLICE_OK) snprintf(message, message_size, "%s", bands[at].message);
+  }
+  result->band_ns = now_ns() - band_started;
+  // Every MCU row after a restart marker (DC prediction from zero): a copied row's first
+  // MCU is coded again for that, the rest of its bits copied; a band's rows come whole.
+  uint32_t next_band = 0, restarts = 0;
+  for (uint32_t row = 0; row < rows && refusal == MEMESH_SPLICE_OK;) {
+    if (next_band < band_count && bands[next_band].row == row) {
+      result->touched_rows += bands[next_band].end - row;
+      refusal = write_band(&job, &bands[next_band], &writer, &restarts);
+      row = bands[next_band++].end;
+    } else {
+      if (row > 0) write_restart(&writer, &restarts);
+      int32_t predictor[3] = {0, 0, 0};
+      refusal = copy_mcus(file, index, job.first_row + row, job.first_column, job.end_column,
+                          &writer, predictor);
+      row++;
+    }
+  }
+  if (refusal != MEMESH_SPLICE_OK) goto done;
+  flush_bits(&writer);
+  writer_bytes(&writer, "\xff\xd9", 2);
+  if (writer.failed) {
+    refusal = MEMESH_SPLICE_FAILED;
+    goto done;
+  }
+  result->write_ns = now_ns() - started - result->band_ns;
+  if (request->want_preview) {
+    result->preview = dc_preview(file, index, request, &result->preview_width,
+                                 &result->preview_height);
+    if (result->preview == NULL) {
+      refusal = MEMESH_SPLICE_FAILED;
+      goto done;
+    }
+  }
+  result->jpeg = writer.bytes;
+  result->jpeg_size = writer.length;
+  writer.bytes = NULL;
+done:
+  if (refusal == MEMESH_SPLICE_DAMAGED && message_size > 0 && message[0] == 0) {
+    snprintf(message, message_size, "its markers or entropy-coded data do not add up");
+  }
+  if (refusal != MEMESH_SPLICE_OK) {
+    free(result->preview);
+    result->preview = NULL;
+  }
+  for (uint32_t at = 0; bands != NULL && at < band_total; at++) free(bands[at].encoded);
+  free(bands);
+  free(touched);
+  free(writer.bytes);
+  return refusal;
+}
+
+memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
+                                         const memesh_splice_request *request,
+                                         memesh_splice_result *result, char *message,
+                                         size_t message_size) {
+  memset(result, 0, sizeof *result);
+  if (message_size > 0) message[0] = 0;
+  memesh_splice_source *source = NULL;
+  uint64_t scan_ns = 0;
+  memesh_splice_refusal refusal =
+      memesh_splice_open(jpeg, size, request->max_pixels, &source, &scan_ns);
+  if (refusal == MEMESH_SPLICE_OK) {
+    refusal = memesh_splice_write(source, request, result, message, message_size);
+    result->scan_ns = scan_ns;
+  }
+  if (refusal == MEMESH_SPLICE_DAMAGED && message_size > 0 && message[0] == 0) {
+    snprintf(message, message_size, "its markers or entropy-coded data do not add up");
+  }
+  memesh_splice_close(source);
+  return refusal;
+}
+
+void memesh_splice_free(void *pointer) { free(pointer); }

@@ -1,0 +1,277 @@
+import CMemeshCoefficients
+import Foundation
+import MemeCore
+import Testing
+
+@testable import MemeMedia
+
+/// A JPEG meme of a JPEG photo is spliced into the photo's coded data: every block outside the
+/// rows the captions touch keeps its exact DCT coefficients (read back through libjpeg's
+/// jpeg_read_coefficients), so re-captioning never "deep-fries" the photo.
+@Suite struct JPEGSpliceTests {
+  let renderer = MemeRenderer(catalog: .standard())
+
+  /// A JPEG of a photo-like picture as another program would write it (libjpeg, quality 90,
+  /// 4:2:0, standard Huffman tables, no restart markers).
+  static func photoJPEG(width: Int, height: Int) throws -> Data {
+    let photo = MemeRendererTests.photo(width: width, height: height)
+    return try ImageCodec.encode(photo, as: .jpeg, settings: EncodeSettings(quality: 90))
+  }
+
+  static func picture(_ bytes: Data, name: String = "photo.jpg") throws -> SourcePicture {
+    let decoded = try ImageCodec.decode(bytes, name: name)
+    return MemeRenderer.sourcePicture(path: name, bytes: bytes, decoded: decoded)
+  }
+
+  /// One component's quantized coefficients, block by block.
+  struct Plane {
+    var across: Int
+    var down: Int
+    var h: Int
+    var v: Int
+    var blocks: [Int16]
+
+    func block(_ x: Int, _ y: Int) -> ArraySlice<Int16> {
+      let start = (y * across + x) * 64
+      return blocks[start..<start + 64]
+    }
+  }
+
+  static func coefficients(_ jpeg: Data) throws -> [Plane] {
+    var read = memesh_coefficients()
+    var message = [CChar](repeating: 0, count: 256)
+    let status = jpeg.withUnsafeBytes { raw in
+      memesh_read_coefficients(
+        raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &read, &message,
+        message.count)
+    }
+    defer { memesh_coefficients_free(&read) }
+    try #require(status == 0, "libjpeg could not read the coefficients")
+    let planes = withUnsafePointer(to: read.planes) { tuple in
+      tuple.withMemoryRebound(to: memesh_coefficient_plane.self, capacity: 4) { planes in
+        (0..<Int(read.components)).map { index -> Plane in
+          let plane = planes[index]
+          let count = Int(plane.blocks_across) * Int(plane.blocks_down) * 64
+          return Plane(
+            across: Int(plane.blocks_across), down: Int(plane.blocks_down), h: Int(plane.h),
+            v: Int(plane.v),
+            blocks: Array(UnsafeBufferPointer(start: plane.coefficients, count: count)))
+        }
+      }
+    }
+    return planes
+  }
+
+  /// The MCU rows (of `mcuHeight` pixels) the captions for a meme of `size` are drawn in.
+  func touchedRows(size: PixelSize, top: String, bottom: String, mcuHeight: Int) throws
+    -> Set<Int>
+  {
+    let (canvases, _) = try renderer.captions.canvases(
+      for: size, top: top, bottom: bottom, font: "Anton")
+    var rows = Set<Int>()
+    for canvas in canvases where canvas.region.width > 0 && canvas.region.height > 0 {
+      let region = canvas.region
+      rows.formUnion((region.y / mcuHeight)...((region.y + region.height - 1) / mcuHeight))
+    }
+    return rows
+  }
+
+  /// Compares every block of `meme` with the block of `source` it came from (the crop at
+  /// `origin`, in MCUs); returns how many MCU rows were identical and how many differed, and
+  /// fails on a difference in a row outside `touched`.
+  func compareBlocks(
+    source: Data, meme: Data, originMCU: (x: Int, y: Int), touched: Set<Int>
+  ) throws -> (same: Int, different: Int) {
+    let before = try Self.coefficients(source)
+    let after = try Self.coefficients(meme)
+    try #require(before.count == after.count)
+    var differing = Set<Int>()
+    var rows = 0
+    for (old, new) in zip(before, after) {
+      #expect(old.h == new.h && old.v == new.v)
+      rows = max(rows, (new.down + new.v - 1) / new.v)
+      for y in 0..<new.down {
+        for x in 0..<new.across {
+          let from = old.block(originMCU.x * old.h + x, originMCU.y * old.v + y)
+          if from != new.block(x, y) { differing.insert(y / new.v) }
+        }
+      }
+    }
+    let outside = differing.subtracting(touched)
+    #expect(outside.isEmpty, "blocks changed in MCU rows no caption touches: \(outside.sorted())")
+    return (rows - differing.count, differing.count)
+  }
+
+  @Test(arguments: [
+    (Crop.off, (x: 0, y: 0)),
+    (Crop.rect(PixelRect(x: 48, y: 32, width: 530, height: 371)), (x: 3, y: 2)),
+  ])
+  func blocksOutsideTheCaptionsAreCarriedOverExactly(
+    crop: Crop, origin: (x: Int, y: Int)
+  ) throws {
+    let source = try Self.photoJPEG(width: 640, height: 480)
+    let (top, bottom) = ("one does not simply", "splice a jpeg")
+    let state = EditorState(
+      picture: try Self.picture(source), top: top, bottom: bottom, crop: crop)
+    let output = try renderer.render(state, format: .jpeg)
+    #expect(output.report.explanation.contains("jpeg: spliced into the photo's own data"))
+    let size = try crop.resolved(in: PixelSize(width: 640, height: 480)).size
+    #expect(output.size == size)
+    let touched = try touchedRows(size: size, top: top, bottom: bottom, mcuHeight: 16)
+    let (same, different) = try compareBlocks(
+      source: source, meme: output.data, originMCU: origin, touched: touched)
+    // The captions changed their rows, and most of the photo was carried over.
+    #expect(different > 0 && different <= touched.count)
+    #expect(same >= (size.height / 16) / 3)
+    // It decodes to the meme: captions where they belong, the photo elsewhere.
+    let decoded = try ImageCodec.decode(output.data, name: "meme")
+    #expect(decoded.image.size == size)
+    #expect(ImageCodec.iccProfile(of: output.data) == nil)
+    let recipe = try #require(decoded.recipe)
+    #expect(recipe.top == top && recipe.bottom == bottom && recipe.crop == crop)
+  }
+
+  @Test func fileSizeStaysNearTheSourcePlusTheCaptions() throws {
+    let source = try Self.photoJPEG(width: 640, height: 480)
+    let picture = try Self.picture(source)
+    let captioned = EditorState(picture: picture, top: "one does not simply", bottom: "jpeg")
+    let spliced = try renderer.render(captioned, format: .jpeg).data
+    // What the captions cost when the whole picture is encoded again at the source's quality.
+    let image = try picture.image
+    let whole = try renderer.render(
+      image, top: "one does not simply", bottom: "jpeg", font: "Anton", format: .jpeg
+    ).data
+    let plain = try renderer.render(image, top: "", bottom: "", font: "Anton", format: .jpeg)
+    let captionsCost = max(0, whole.count - plain.data.count)
+    #expect(Double(spliced.count) <= Double(source.count + captionsCost) * 1.05)
+    #expect(spliced.count > source.count)
+  }
+
+  /// Someone else's meme (captions already in its pixels), loaded and captioned again: the old
+  /// caption's rows, no longer under a new caption, keep their exact blocks too.
+  @Test(arguments: [false, true])
+  func reCaptioningSomeoneElsesMemeKeepsEveryUntouchedBlock(splicedByMemesh: Bool) throws {
+    let photo = MemeRendererTests.photo(width: 480, height: 360)
+    let theirs = try renderer.captions.render(
+      onto: photo, top: "their top text", bottom: "their bottom", font: "DejaVuSans-Bold")
+    var foreign = try ImageCodec.encode(theirs.image, as: .jpeg)
+    if splicedByMemesh {
+      // A meme memesh spliced (a restart marker after every row of blocks), its original lost.
+      let state = EditorState(picture: try Self.picture(foreign), top: "memesh was here")
+      foreign = try renderer.render(state, format: .jpeg).data
+    }
+    let state = EditorState(
+      picture: try Self.picture(foreign, name: "their-meme.jpg"), top: "", bottom: "again")
+    let output = try renderer.render(state, format: .jpeg)
+    let size = PixelSize(width: 480, height: 360)
+    let touched = try touchedRows(size: size, top: "", bottom: "again", mcuHeight: 16)
+    #expect(touched.allSatisfy { $0 > 360 / 16 / 2 })
+    let (same, different) = try compareBlocks(
+      source: foreign, meme: output.data, originMCU: (0, 0), touched: touched)
+    #expect(different > 0)
+    #expect(same >= 360 / 16 - touched.count)
+  }
+
+  /// Every sampling memesh's fixtures have (4:4:4, 4:2:2, 4:2:0, 4:1:1, odd sizes), spliced with
+  /// no caption: every block comes through.
+  @Test(arguments: ["sub411-33x17.jpg", "sub420-33x17.jpg", "sub422-7x5.jpg", "sub444-32x24.jpg",
+    "grayscale.jpg", "baseline.jpg", "exif-1.jpg", "icc-rgb.jpg"])
+  func everySamplingComesThroughUnchanged(name: String) throws {
+    let source = try ImageFixtures.data(name)
+    let state = EditorState(picture: try Self.picture(source, name: name))
+    let output = try renderer.render(state, format: .jpeg)
+    #expect(output.report.explanation.contains("spliced"), "\(output.report.explanation)")
+    let (_, different) = try compareBlocks(
+      source: source, meme: output.data, originMCU: (0, 0), touched: [])
+    #expect(different == 0)
+    #expect(ImageCodec.iccProfile(of: output.data) == ImageCodec.iccProfile(of: source))
+  }
+
+  @Test(arguments: [
+    ("progressive.jpg", JPEGSplice.Refusal.progressive),
+    ("arithmetic.jpg", .arithmetic),
+    ("cmyk-adobe.jpg", .cmyk),
+    ("restart.jpg", .restartMarkers),
+    ("exif-6.jpg", .turned(orientation: 6)),
+    ("exif-8.jpg", .turned(orientation: 8)),
+  ])
+  func photosThatCannotBeSplicedAreEncodedWholeAndSaySo(
+    name: String, refusal: JPEGSplice.Refusal
+  ) throws {
+    let source = try ImageFixtures.data(name)
+    #expect(JPEGSplice.plan(source, crop: .off) == .failure(refusal))
+    let state = EditorState(picture: try Self.picture(source, name: name), bottom: "whole")
+    #expect(JPEGSplice.explanation(for: try Self.picture(source), crop: .off) == refusal.explanation)
+    let output = try renderer.render(state, format: .jpeg)
+    #expect(output.report.explanation.hasSuffix(refusal.explanation))
+    #expect(try ImageCodec.decode(output.data, name: "meme").image.size == output.size)
+  }
+
+  @Test func anUnalignedCropOrAnExplicitQualityEncodesWhole() throws {
+    let source = try Self.photoJPEG(width: 320, height: 240)
+    let picture = try Self.picture(source)
+    let unaligned = EditorState(
+      picture: picture, bottom: "crop", crop: .rect(PixelRect(x: 5, y: 0, width: 200, height: 200)))
+    let refusal = JPEGSplice.Refusal.unalignedCrop(mcuWidth: 16, mcuHeight: 16)
+    #expect(try renderer.render(unaligned, format: .jpeg).report.explanation
+      .hasSuffix(refusal.explanation))
+    let explicit = EditorState(picture: picture, bottom: "q")
+    let lower = MemeRenderer(catalog: .standard(), settings: EncodeSettings(quality: 70))
+    #expect(try lower.render(explicit, format: .jpeg).report.explanation
+      .hasSuffix(JPEGSplice.Refusal.explicitQuality.explanation))
+  }
+
+  /// `load` of a JPEG that can be spliced indexes it and does not decode it; a meme memesh
+  /// spliced reopens with its recipe; a damaged one is decoded at once (and its problem said).
+  @Test func loadIndexesASpliceableJPEGWithoutDecodingIt() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-splice-load-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("photo.jpg").path
+    // Wide enough for the thumbnail to come from the DC coefficients (8 × 256), low enough for
+    // memesh's encoder to write it in one part (no restart markers).
+    let source = try Self.photoJPEG(width: 2048, height: 480)
+    try source.write(to: URL(fileURLWithPath: path))
+    let (picture, facts) = try MemeRenderer.loadForEditing(path: path)
+    #expect(!picture.isDecoded)
+    #expect(try picture.size == PixelSize(width: 2048, height: 480))
+    #expect(facts.recipe == nil && facts.warnings.isEmpty && facts.orientation == 1)
+    let state = EditorState(picture: picture, top: "reopen", bottom: "me")
+    let meme = try renderer.render(state, format: .jpeg)
+    #expect(!picture.isDecoded)
+    #expect(meme.thumbnailSize == PixelSize(width: 256, height: 60))
+    let memePath = directory.appendingPathComponent("meme.jpg").path
+    try meme.data.write(to: URL(fileURLWithPath: memePath))
+    let (reopened, memeFacts) = try MemeRenderer.loadForEditing(path: memePath)
+    #expect(memeFacts.recipe?.top == "reopen" && memeFacts.recipe?.bottom == "me")
+    #expect(!reopened.isDecoded)
+    // Cut short: decoded at once, as before, with libjpeg's warning.
+    let cut = directory.appendingPathComponent("cut.jpg").path
+    try source.prefix(source.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
+    let (truncated, truncatedFacts) = try MemeRenderer.loadForEditing(path: cut)
+    #expect(truncated.isDecoded)
+    #expect(!truncatedFacts.warnings.isEmpty)
+  }
+
+  /// Damaged coded data never crashes the splicer: it splices or refuses.
+  @Test func damagedDataIsRefusedNotTrusted() throws {
+    let source = try Self.photoJPEG(width: 320, height: 240)
+    var generator = SystemRandomNumberGenerator()
+    var refused = 0
+    for round in 0..<200 {
+      var bytes = [UInt8](source)
+      let scanStart = bytes.count / 3
+      for _ in 0..<(1 + round % 4) {
+        bytes[Int.random(in: scanStart..<bytes.count, using: &generator)] = UInt8.random(
+          in: 0...255, using: &generator)
+      }
+      if round % 10 == 0 { bytes.removeLast(Int.random(in: 1..<bytes.count / 2)) }
+      let result = JPEGSplice.splice(
+        Data(bytes), crop: .off, regions: [PixelRect(x: 0, y: 100, width: 320, height: 40)],
+        maxPixels: 1_000_000)
+      if case .failure = result { refused += 1 }
+    }
+    #expect(refused > 0)
+  }
+}

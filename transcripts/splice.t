@@ -1,0 +1,41 @@
+# A JPEG photo shared as a JPEG is spliced: only the rows of blocks under the captions are
+# encoded again, the rest of the photo is carried over as it was (issue 19). preview --explain
+# says so, or why a photo is encoded whole.
+> load images/photo.jpg
+photo.jpg: 32×24 JPEG
+> caption one does not simply | splice a jpeg
+> preview --explain
+warning: top caption is too long: cut at the minimum size (4 px) and ended with '…'
+preview: photo.jpg 32×24, font Anton
+top: one does not simply
+bottom: splice a jpeg
+top: "ONE DOES NOT SIMPLY"
+  lines (1): "ONE DOES NOT…"
+  font: Anton at 4 px (largest for this image 4 px; no shrinking)
+  cut: too long for 3 lines at the minimum size, ends with "…"
+  fallback fonts: none
+  missing characters: none
+bottom: "SPLICE A JPEG"
+  lines (1): "SPLICE A JPEG"
+  font: Anton at 4 px (largest for this image 4 px; no shrinking)
+  fallback fonts: none
+  missing characters: none
+jpeg: a JPEG share is spliced into the photo's own data (only the block rows the captions touch are re-encoded)
+> share file spliced.jpg
+warning: top caption is too long: cut at the minimum size (4 px) and ended with '…'
+saved meme 1
+wrote spliced.jpg
+> load images/rotated.jpg
+rotated.jpg: 24×16 JPEG (turned upright: EXIF orientation 6)
+> bottom turned
+> preview --explain
+preview: rotated.jpg 24×16, font Anton
+top: TOP (placeholder, not drawn)
+bottom: turned
+top: (empty)
+bottom: "TURNED"
+  lines (1): "TURNED"
+  font: Anton at 2 px (largest for this image 2 px; no shrinking)
+  fallback fonts: none
+  missing characters: none
+jpeg: the whole photo is re-encoded: the photo is turned (EXIF orientation 6)
