@@ -9,6 +9,8 @@ DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetyp
   libharfbuzz-dev libchafa-dev libglib2.0-dev libfontconfig-dev libdeflate-dev \
   fontconfig fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-lohit-deva \
   tmux strace python3 patchelf
+# Line breaking (UAX #14, Thai words), bidi, and the Thai font the caption goldens draw with.
+DEB_PACKAGES += libunibreak-dev libthai-dev libfribidi-dev fonts-thai-tlwg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build debug run test unit-test transcripts hostile faults faults-quick bench bench-quick install uninstall clean \
@@ -30,7 +32,7 @@ deps:
 # in about 6 ms instead of 10 (dynamic Foundation costs ~4 ms of loading; `make bench` measures).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-# FreeType, HarfBuzz, fontconfig, chafa and GLib are loaded on first use (CMemeshShim/lazy.c);
+# FreeType, HarfBuzz, fontconfig, chafa, GLib and the text libraries are loaded on first use (CMemeshShim/lazy.c);
 # scripts/lazy-libraries takes them off the list the dynamic loader reads at every start.
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product memesh

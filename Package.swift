@@ -25,6 +25,9 @@ let package = Package(
     systemLibrary("CChafa", pkgConfig: "chafa", apt: ["libchafa-dev", "libglib2.0-dev"]),
     systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
     systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
+    systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: ["libunibreak-dev"]),
+    systemLibrary("CThai", pkgConfig: "libthai", apt: ["libthai-dev"]),
+    systemLibrary("CFribidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
     // The only C memesh writes: libpng's and libjpeg's setjmp/longjmp error handling, and
     // non-variadic wrappers for libedit's variadic configuration calls.
     .target(
@@ -41,7 +44,10 @@ let package = Package(
     // Every C library but libedit, behind Swift types.
     .target(
       name: "MemeMedia",
-      dependencies: ["MemeCore", "CMemeshShim", "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig"]
+      dependencies: [
+        "MemeCore", "CMemeshShim", "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig", "CUnibreak",
+        "CThai", "CFribidi",
+      ]
     ),
     // The sent-memes store on disk.
     .target(name: "MemeStore", dependencies: ["MemeCore"]),

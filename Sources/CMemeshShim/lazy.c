@@ -1,16 +1,17 @@
-/* Loads FreeType, HarfBuzz, fontconfig, chafa and GLib when memesh first calls into them, not
-   at start: those five (and what they pull in: graphite2, brotli, expat, pcre2) cost the
-   dynamic loader about 2 ms at every start, and most commands (`quit`, `browse`, `show`,
-   `delete`, completion) never draw a glyph or a terminal picture.
+/* Loads FreeType, HarfBuzz, fontconfig, chafa, GLib, libunibreak, libthai and FriBiDi when
+   memesh first calls into them, not at start: the first five (and what they pull in: graphite2,
+   brotli, expat, pcre2) cost the dynamic loader about 2 ms at every start, and most commands
+   (`quit`, `browse`, `show`, `delete`, completion) never draw a glyph, break a caption into
+   lines or show a terminal picture.
 
    Each function memesh calls in them is defined here as a two-instruction trampoline that jumps
    through a slot. A slot first holds a stub that saves the argument registers, loads the
    function's library (dlopen, once per library) and fills every slot of that library (dlsym on
    that library's handle, never the global scope, which would find these trampolines again),
    then jumps on to the real function. The trampolines are hidden: the libraries, once loaded,
-   call each other directly, never through them. Linking with --as-needed (Package.swift) then leaves
-   the five libraries out of the executable's start-up list, because nothing else refers to
-   them.
+   call each other directly, never through them. Linking with --as-needed (Package.swift) then
+   leaves these libraries out of the executable's start-up list, because nothing else refers
+   to them.
 
    A function not listed here still works: the linker takes it from the library as before, and
    that library is loaded at start again (`make bench` shows the start-up time). x86-64 Linux
@@ -23,13 +24,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum memesh_lazy_library { FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, LIBRARY_COUNT };
+enum memesh_lazy_library {
+  FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, UNIBREAK, THAI, FRIBIDI, LIBRARY_COUNT
+};
 
 static const char *const library_names[LIBRARY_COUNT] = {
     "libfreetype.so.6", "libharfbuzz.so.0", "libfontconfig.so.1", "libchafa.so.0",
-    "libglib-2.0.so.0"};
+    "libglib-2.0.so.0", "libunibreak.so.1", "libthai.so.0", "libfribidi.so.0"};
 
-/* Every function memesh calls in the five libraries (`nm -D --undefined-only memesh`). */
+/* Every function memesh calls in these libraries (`nm -D --undefined-only memesh`). */
 #define MEMESH_LAZY_FUNCTIONS(X)                                                                 \
   X(FREETYPE, FT_Done_Face)                                                                     \
   X(FREETYPE, FT_Done_FreeType)                                                                 \
@@ -113,7 +116,16 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(HARFBUZZ, hb_font_get_nominal_glyph)                                                        \
   X(HARFBUZZ, hb_font_set_scale)                                                                \
   X(HARFBUZZ, hb_font_set_variations)                                                           \
-  X(HARFBUZZ, hb_shape)
+  X(HARFBUZZ, hb_shape)                                                                          \
+  X(UNIBREAK, init_linebreak)                                                                   \
+  X(UNIBREAK, set_linebreaks_utf32)                                                             \
+  X(THAI, th_brk_new)                                                                           \
+  X(THAI, th_brk_delete)                                                                        \
+  X(THAI, th_brk_wc_find_breaks)                                                                \
+  X(FRIBIDI, fribidi_get_bidi_types)                                                            \
+  X(FRIBIDI, fribidi_get_bracket_types)                                                         \
+  X(FRIBIDI, fribidi_get_par_direction)                                                         \
+  X(FRIBIDI, fribidi_get_par_embedding_levels_ex)
 
 /* The trampoline `NAME`, its slot `memesh_slot_NAME` (first holding `memesh_first_NAME`) and
    that first-call stub, which hands the slot's address to memesh_lazy_first in %r11. */
