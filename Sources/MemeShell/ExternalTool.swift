@@ -37,7 +37,7 @@ enum ExternalTool {
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
       let first = String(decoding: message, as: UTF8.self).split(separator: "\n").first ?? ""
-      let name = (tool as NSString).lastPathComponent
+      let name = PathName(tool).lastComponent
       throw MemeError(
         "\(what): '\(name)' failed (status \(process.terminationStatus))"
           + (first.isEmpty ? "" : ": \(first)"))

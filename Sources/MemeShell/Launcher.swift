@@ -183,7 +183,7 @@ public enum Launcher {
       return 2
     }
     let transcript = Transcript(text: String(decoding: data, as: UTF8.self))
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathName(path).folder
     if !folder.isEmpty, !FileManager.default.changeCurrentDirectoryPath(folder) {
       // Its relative paths would name files in the wrong folder.
       Console(environment: environment).error(
@@ -195,7 +195,7 @@ public enum Launcher {
     }
     if check {
       return TranscriptRunner.check(
-        transcript, name: (path as NSString).lastPathComponent, makeShell: makeShell)
+        transcript, name: PathName(path).lastComponent, makeShell: makeShell)
     }
     return TranscriptRunner.replay(transcript, makeShell: makeShell)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import MemeCore
 
 #if canImport(Glibc)
   import Glibc
@@ -207,7 +208,7 @@ struct LineEditorHistoryFile {
   private func makeFolder(_ folder: String) throws(Failure) {
     var status = stat()
     if stat(folder, &status) == 0 { return }
-    let parent = (folder as NSString).deletingLastPathComponent
+    let parent = PathName(folder).folder
     if !parent.isEmpty && parent != folder { try makeFolder(parent) }
     if mkdir(folder, 0o700) != 0 && errno != EEXIST {
       throw Failure(

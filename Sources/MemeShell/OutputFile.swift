@@ -38,7 +38,7 @@ enum OutputFile {
 
   /// The format a file name asks for by its extension, if any.
   static func format(ofPath path: String) -> ImageFormat? {
-    let ext = (path as NSString).pathExtension.lowercased()
+    let ext = PathName(path).pathExtension.lowercased()
     switch ext {
     case "png": return .png
     case "jpg", "jpeg", "jpe", "jfif": return .jpeg
@@ -49,7 +49,7 @@ enum OutputFile {
   /// The picture format memesh does not write that `path`'s extension names ("GIF" for
   /// `x.gif`), or nil: writing a PNG or a JPEG under that name would mislabel it.
   static func unwritableFormat(ofPath path: String) -> String? {
-    switch (path as NSString).pathExtension.lowercased() {
+    switch PathName(path).pathExtension.lowercased() {
     case "gif": "GIF"
     case "webp": "WebP"
     case "bmp": "BMP"
@@ -94,8 +94,8 @@ enum OutputFile {
   /// (after refusing a `path` that is not a regular file) and returns the temporary's path.
   static func writeTemporary(_ data: Data, for path: String) throws -> String {
     if let refusal = refusal(of: path) { throw failure(path, refusal) }
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
+    let folder = PathName(path).folder
+    let name = PathName(path).lastComponent
     let temporary =
       (folder.isEmpty ? "" : folder + "/")
       + ".\(name).memesh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

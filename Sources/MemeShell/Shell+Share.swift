@@ -134,7 +134,7 @@ extension Shell {
     if let refusal = OutputFile.refusal(of: path) {
       throw ShellError("share: cannot write '\(path)': \(refusal)")
     }
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathName(path).folder
     var isFolder: ObjCBool = false
     if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
       throw ShellError("share: cannot write '\(path)': no such folder '\(folder)'")
