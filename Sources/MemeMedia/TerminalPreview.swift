@@ -95,7 +95,8 @@ public enum TerminalPreview {
     }
     let spec = TerminalChafa.CanvasSpec(
       cells: cells, cellPixels: cellPixels, pixelMode: CHAFA_PIXEL_MODE_SYMBOLS,
-      canvasMode: canvasMode(colorDepth), perceptualColors: colorDepth != .truecolor)
+      canvasMode: canvasMode(colorDepth),
+      perceptualColors: colorDepth != .truecolor && colorDepth != .monochrome)
     let text = TerminalChafa.Canvas(image: image, spec: spec)?.print(termInfo: termInfo) ?? ""
     guard !text.isEmpty else { return nothing }
     return Picture(
@@ -132,6 +133,7 @@ public enum TerminalPreview {
     // 240, not 256: the first 16 palette entries are themed by the user and unreliable.
     case .indexed256: CHAFA_CANVAS_MODE_INDEXED_240
     case .indexed16: CHAFA_CANVAS_MODE_INDEXED_16
+    case .monochrome: CHAFA_CANVAS_MODE_FGBG
     }
   }
 
