@@ -44,7 +44,7 @@ In scripts (-c, piped input) memesh stops at the first failed command with statu
 > help caption
 usage: caption TOP | BOTTOM
 set both captions at once
-An unquoted | separates them; quote it ('|') to put a bar in a caption.
+The first | separates them; \| puts a bar in a caption. Each is read as 'help top' says.
 > help ls
 usage: browse [table|grid] [--tsv]
 aliases: list, ls

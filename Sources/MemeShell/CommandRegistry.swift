@@ -12,7 +12,19 @@ public enum CommandRegistry {
     return commands.first { $0.allNames.contains(lowered) }
   }
 
+  /// True when `name` is a caption command, whose rest of the line is text.
+  public static func isTextCommand(_ name: String) -> Bool {
+    command(named: name)?.takesText == true
+  }
+
   // MARK: - Editor
+
+  /// How a caption command reads its text, for `help top`, `help bottom` and `help caption`.
+  static let captionRule =
+    "The rest of the line is the caption as typed, apostrophes and quotes included (top don't "
+    + "do it). A caption that starts with a quote is read as quoted words instead (top \"\" "
+    + "clears it). A backslash takes the next character as it is: \\| is a bar, \\\\ a "
+    + "backslash, \\; a semicolon in -c."
 
   static let editorCommands: [ShellCommand] = [
     ShellCommand(
@@ -47,16 +59,18 @@ public enum CommandRegistry {
     },
     ShellCommand(
       "top", usage: "top TEXT", views: [.editor], abstract: "set the top caption",
-      discussion: "Without TEXT, shows it. top \"\" clears it."
+      discussion: "Without TEXT, shows it. " + captionRule, takesText: true
     ) { shell, arguments in try shell.setCaption(top: true, arguments) },
     ShellCommand(
       "bottom", usage: "bottom TEXT", views: [.editor], abstract: "set the bottom caption",
-      discussion: "Without TEXT, shows it. bottom \"\" clears it."
+      discussion: "Without TEXT, shows it. " + captionRule, takesText: true
     ) { shell, arguments in try shell.setCaption(top: false, arguments) },
     ShellCommand(
       "caption", usage: "caption TOP | BOTTOM", views: [.editor],
       abstract: "set both captions at once",
-      discussion: "An unquoted | separates them; quote it ('|') to put a bar in a caption."
+      discussion: "The first | separates them; \\| puts a bar in a caption. Each is read as 'help top' "
+        + "says.",
+      takesText: true
     ) { shell, arguments in try shell.setCaptions(arguments) },
     ShellCommand(
       "font", usage: "font [NAME]", views: [.editor], abstract: "choose the caption font",

@@ -33,6 +33,75 @@ public enum CommandTokenizer {
     return scan.tokens + (scan.current.map { [$0] } ?? [])
   }
 
+  /// The words of `line` when its first word may name a caption command (`isTextCommand`):
+  /// then, unless the caption starts with a quote, the rest of the line is one word of text
+  /// (see `textTokens`), so `top don't do it` keeps its apostrophe.
+  public static func tokenize(
+    _ line: String, isTextCommand: (String) -> Bool
+  ) throws(Failure) -> [Token] {
+    guard let (command, rest) = textCommand(line, isTextCommand: isTextCommand) else {
+      return try tokenize(line)
+    }
+    return [Token(command)] + textTokens(rest)
+  }
+
+  /// The quote left open at the end of `line`, read as `tokenize(_:isTextCommand:)` reads it:
+  /// a caption typed as text has none.
+  public static func openQuote(_ line: String, isTextCommand: (String) -> Bool) -> Character? {
+    textCommand(line, isTextCommand: isTextCommand) == nil ? scan(line).openQuote : nil
+  }
+
+  /// The command word and the text after it, when `line` is a caption command whose caption
+  /// is typed as text: the first word is plain (no quote or backslash), names a text command,
+  /// and what follows it does not start with a quote.
+  static func textCommand(
+    _ line: String, isTextCommand: (String) -> Bool
+  ) -> (command: String, text: Substring)? {
+    let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    let start = line.drop(while: isBlank)
+    let command = start.prefix(while: { !isBlank($0) })
+    guard !command.isEmpty, !command.contains(where: { "'\"\\".contains($0) }),
+      isTextCommand(String(command))
+    else { return nil }
+    let rest = start.dropFirst(command.count).drop(while: isBlank)
+    guard let first = rest.first else { return nil }
+    if first == "'" || first == "\"" { return nil }
+    return (String(command), rest)
+  }
+
+  /// A caption typed as text: every character as typed (quotes and inner spaces included),
+  /// blanks at either end dropped, a backslash taking the next character as it is (`\|` is a
+  /// bar, `\\` a backslash, `\ ` a space kept at an end). The first unescaped `|` becomes a
+  /// word of its own, so `caption` splits there; the words around it are literal text.
+  static func textTokens(_ text: Substring) -> [Token] {
+    var parts: [[(character: Character, escaped: Bool)]] = [[]]
+    var escaping = false
+    for character in text {
+      if escaping {
+        escaping = false
+        parts[parts.count - 1].append((character, true))
+      } else if character == "\\" {
+        escaping = true
+      } else if character == "|", parts.count == 1 {
+        parts.append([])
+      } else {
+        parts[parts.count - 1].append((character, false))
+      }
+    }
+    if escaping { parts[parts.count - 1].append(("\\", true)) }
+    let words = parts.map { part -> Token in
+      let isBlank = { (item: (character: Character, escaped: Bool)) in
+        !item.escaped && (item.character == " " || item.character == "\t")
+      }
+      var slice = part[...]
+      while let first = slice.first, isBlank(first) { slice = slice.dropFirst() }
+      while let last = slice.last, isBlank(last) { slice = slice.dropLast() }
+      return Token(String(slice.map(\.character)), isLiteral: true)
+    }
+    guard words.count == 2 else { return words }
+    return [words[0], Token("|"), words[1]]
+  }
+
   /// What a scan of a (possibly unfinished) line found: the finished words, the word being typed
   /// (nil after trailing whitespace), where that word starts, and an open quote.
   struct Scan {
@@ -131,8 +200,11 @@ public enum CommandTokenizer {
     return result
   }
 
-  /// Splits a `-c` script into commands at unquoted `;` and newlines.
-  public static func splitCommands(_ script: String) -> [String] {
+  /// Splits a `-c` script into commands at unquoted, unescaped `;` and newlines. In a caption
+  /// typed as text (`isTextCommand`), quotes are characters like any other.
+  public static func splitCommands(
+    _ script: String, isTextCommand: (String) -> Bool = { _ in false }
+  ) -> [String] {
     var commands: [String] = []
     var current = ""
     var quote: Character?
@@ -145,6 +217,12 @@ public enum CommandTokenizer {
       }
       if character == "\\" && quote != "'" {
         escaping = true
+        current.append(character)
+        continue
+      }
+      if quote == nil, character == "'" || character == "\"",
+        textCommand(current + String(character), isTextCommand: isTextCommand) != nil
+      {
         current.append(character)
         continue
       }

@@ -63,7 +63,8 @@ public enum Launcher {
     if !options.commands.isEmpty {
       var failed = false
       for script in options.commands {
-        for command in CommandTokenizer.splitCommands(script) {
+        for command in CommandTokenizer.splitCommands(
+          script, isTextCommand: CommandRegistry.isTextCommand) {
           if !shell.run(line: command) {
             failed = true
             if !options.keepGoing { return 1 }
@@ -85,8 +86,11 @@ public enum Launcher {
       case .line(var line):
         if settings.interactive {
           // An open quote continues on the next line, as in a POSIX shell.
-          while CommandTokenizer.scan(line).openQuote != nil {
-            switch reader.read(prompt: "...> ") {
+          while let quote = CommandTokenizer.openQuote(
+            line, isTextCommand: CommandRegistry.isTextCommand)
+          {
+            // The prompt shows which quote is open.
+            switch reader.read(prompt: "...\(quote)> ") {
             case .line(let more):
               line += " " + more
             case .interrupt:

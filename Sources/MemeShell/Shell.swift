@@ -153,7 +153,8 @@ public final class Shell: @unchecked Sendable {
     if trimmed.isEmpty || trimmed.hasPrefix("#") { return true }
     let tokens: [CommandTokenizer.Token]
     do {
-      tokens = try CommandTokenizer.tokenize(line)
+      tokens = try CommandTokenizer.tokenize(
+        line, isTextCommand: CommandRegistry.isTextCommand)
     } catch {
       console.error(error.message)
       return false

@@ -17,6 +17,9 @@ public struct ShellCommand: Sendable {
   public var views: [ViewKind]
   /// Completes the command's arguments.
   public var arguments: ArgumentCompleter
+  /// True for caption commands: the rest of the line is the caption as typed, not shell words
+  /// (`CommandTokenizer.tokenize(_:isTextCommand:)`).
+  public var takesText: Bool
   /// Nil when the command can run; otherwise why not (`no camera available`).
   var unavailableReason: @Sendable (Shell) -> String?
   /// Runs the command with the words after its name.
@@ -25,6 +28,7 @@ public struct ShellCommand: Sendable {
   init(
     _ name: String, aliases: [String] = [], usage: String? = nil, views: [ViewKind],
     abstract: String, discussion: String = "", arguments: ArgumentCompleter = .none,
+    takesText: Bool = false,
     unavailableReason: @escaping @Sendable (Shell) -> String? = { _ in nil },
     run: @escaping @Sendable (Shell, Arguments) throws -> Void
   ) {
@@ -35,6 +39,7 @@ public struct ShellCommand: Sendable {
     self.abstract = abstract
     self.discussion = discussion
     self.arguments = arguments
+    self.takesText = takesText
     self.unavailableReason = unavailableReason
     self.run = run
   }

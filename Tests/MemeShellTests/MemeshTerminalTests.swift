@@ -198,7 +198,7 @@ import Testing
     let terminal = try start(width: 80, height: 24)
     try terminal.type("top 'unfinished")
     try terminal.press("Enter")
-    try terminal.waitFor("...>")
+    try terminal.waitFor("...'>")
     try terminal.press("C-d")
     try terminal.waitFor("error: unterminated single quote (close it with ')")
     try terminal.waitForPrompt("memesh:edit>")
