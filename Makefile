@@ -11,6 +11,8 @@ DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetyp
   tmux strace python3 patchelf
 # Line breaking (UAX #14, Thai words), bidi, and the Thai font the caption goldens draw with.
 DEB_PACKAGES += libunibreak-dev libthai-dev libfribidi-dev fonts-thai-tlwg
+# groff reads the manual page in the tests (ManualPageTests).
+DEB_PACKAGES += groff-base
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build debug run test unit-test transcripts hostile faults faults-quick bench bench-quick install uninstall clean \
@@ -78,6 +80,8 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/memesh/fonts
 	install -m 755 $(BINARY) $(DESTDIR)$(PREFIX)/bin/memesh
 	install -m 644 Fonts/*.ttf Fonts/*.txt $(DESTDIR)$(PREFIX)/share/memesh/fonts/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	$(BINARY) --generate-manual > $(DESTDIR)$(PREFIX)/share/man/man1/memesh.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	$(BINARY) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/memesh
@@ -86,6 +90,7 @@ install: build
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/memesh $(DESTDIR)$(PREFIX)/share/bash-completion/completions/memesh \
+	  $(DESTDIR)$(PREFIX)/share/man/man1/memesh.1 \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_memesh \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/memesh.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/memesh

@@ -11,7 +11,9 @@ struct Memesh: ParsableCommand {
     discussion:
       "With a terminal on stdin, memesh starts its interactive shell. Otherwise it reads "
       + "commands from stdin, one per line, with no prompt, pictures or colors. Type 'help' "
-      + "inside memesh for its commands.",
+      + "inside memesh for its commands ('man memesh' after 'make install').\n\nExamples:\n"
+      + ManualPage.examples.map { "  \($0.command)\n      \($0.effect)" }.joined(
+        separator: "\n"),
     version: MemeshVersion.current
   )
 
@@ -22,7 +24,9 @@ struct Memesh: ParsableCommand {
       valueName: "commands"))
   var commands: [String] = []
 
-  @Option(help: ArgumentHelp("Run a transcript's inputs and print the session.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("Run a transcript's inputs and print the session.", valueName: "file"),
+    completion: .file(extensions: ["t"]))
   var replay: String?
 
   @Option(
@@ -31,13 +35,15 @@ struct Memesh: ParsableCommand {
       discussion:
         "--check and --replay run from the transcript's folder in a new empty memesh home "
         + "(removed afterwards) unless --home names one.",
-      valueName: "file"))
+      valueName: "file"),
+    completion: .file(extensions: ["t"]))
   var check: String?
 
   @Option(
     help: ArgumentHelp(
       "Where memesh keeps memes, the draft, history and user fonts (default: $MEMESH_HOME, "
-        + "else $XDG_DATA_HOME/memesh).", valueName: "dir"))
+        + "else $XDG_DATA_HOME/memesh).", valueName: "dir"),
+    completion: .directory)
   var home: String?
 
   @Flag(
@@ -53,8 +59,12 @@ struct Memesh: ParsableCommand {
     name: .customLong("mode"),
     help: ArgumentHelp(
       "Terminal graphics: kitty, iterm, sixel, symbols or none (default: detected; "
-        + "$MEMESH_PREVIEW).", valueName: "mode"))
+        + "$MEMESH_PREVIEW).", valueName: "mode"),
+    completion: .list(["kitty", "iterm", "sixel", "symbols", "none"]))
   var previewMode: String?
+
+  @Flag(help: .hidden)
+  var generateManual = false
 
   func validate() throws {
     if replay != nil && check != nil {
@@ -67,6 +77,10 @@ struct Memesh: ParsableCommand {
   }
 
   func run() throws {
+    if generateManual {
+      print(manualPage(), terminator: "")
+      return
+    }
     var options = LaunchOptions()
     options.commands = commands
     options.replay = replay
@@ -98,5 +112,33 @@ struct Memesh: ParsableCommand {
             .utf8))
       Foundation.exit(2)
     }
+  }
+
+  /// `man memesh`, from argument-parser's description of these flags and the shell's registry.
+  func manualPage() -> String {
+    struct Tool: Decodable {
+      struct Command: Decodable { var arguments: [Argument]? }
+      struct Argument: Decodable {
+        struct Name: Decodable { var kind: String; var name: String }
+        var names: [Name]?
+        var valueName: String?
+        var kind: String
+        var abstract: String?
+        var discussion: String?
+        var shouldDisplay: Bool
+      }
+      var command: Command
+    }
+    let tool = try? JSONDecoder().decode(Tool.self, from: Data(Self._dumpHelp().utf8))
+    let flags = (tool?.command.arguments ?? []).filter(\.shouldDisplay).map { argument in
+      ManualPage.Flag(
+        names: (argument.names ?? []).map { ($0.kind == "short" ? "-" : "--") + $0.name },
+        valueName: argument.kind == "option" ? argument.valueName : nil,
+        abstract: argument.abstract ?? "", discussion: argument.discussion ?? "")
+    }
+    let day = ISO8601DateFormatter.string(
+      from: Date(), timeZone: TimeZone(identifier: "UTC") ?? .current,
+      formatOptions: [.withFullDate])
+    return ManualPage.render(flags: flags, version: MemeshVersion.current, date: day)
   }
 }
