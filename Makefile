@@ -11,6 +11,8 @@ DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetyp
   tmux strace python3 patchelf
 # Line breaking (UAX #14, Thai words), bidi, and the Thai font the caption goldens draw with.
 DEB_PACKAGES += libunibreak-dev libthai-dev libfribidi-dev fonts-thai-tlwg
+# The default pager for long output in a terminal (PagerTests).
+DEB_PACKAGES += less
 # groff reads the manual page in the tests (ManualPageTests).
 DEB_PACKAGES += groff-base
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -83,7 +83,13 @@ public enum TerminalPreview {
       termInfo.supplement(from: TerminalChafa.TermInfo(environment: announcing(.symbols)))
     }
     let cellPixels = usableCellPixelSize(cellPixelSize)
-    if mode != .symbols && termInfo.canStart(mode) {
+    if mode == .kitty && termInfo.canStart(mode),
+      let text = TerminalKitty.picture(
+        image, cells: cells, cellPixels: graphicsCellPixels(mode, cellPixels, image.size, cells))
+    {
+      return Picture(text: text, mode: mode, cells: cells)
+    }
+    if mode != .symbols && mode != .kitty && termInfo.canStart(mode) {
       let spec = TerminalChafa.CanvasSpec(
         cells: cells, cellPixels: graphicsCellPixels(mode, cellPixels, image.size, cells),
         pixelMode: pixelMode(mode), canvasMode: CHAFA_CANVAS_MODE_TRUECOLOR)

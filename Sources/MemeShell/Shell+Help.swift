@@ -6,6 +6,11 @@ extension Shell {
   /// `help [COMMAND]`.
   func help(_ arguments: Arguments) throws {
     guard arguments.count <= 1 else { throw arguments.usageError() }
+    try console.paged(Pager(shell: self)) { try helpText(arguments) }
+  }
+
+  /// The text of `help [COMMAND]`.
+  private func helpText(_ arguments: Arguments) throws {
     if let name = arguments.words.first {
       guard let command = CommandRegistry.command(named: name) else {
         let near = Suggestions.nearest(
