@@ -41,6 +41,9 @@ let package = Package(
     // MARK: - Swift
     // Plain values: no C, no terminal, no files.
     .target(name: "MemeCore"),
+    // The system calls memesh changes the disk with: folders opened once and used without
+    // following symlinks, the one atomic write, errno in words, where the home is.
+    .target(name: "MemeSystem"),
     // Every C library but libedit, behind Swift types.
     .target(
       name: "MemeMedia",
@@ -50,22 +53,23 @@ let package = Package(
       ]
     ),
     // The sent-memes store on disk.
-    .target(name: "MemeStore", dependencies: ["MemeCore"]),
+    .target(name: "MemeStore", dependencies: ["MemeCore", "MemeSystem"]),
     // The REPL: registry, tokenizer, completion, views, transcripts.
     .target(
       name: "MemeShell",
-      dependencies: ["MemeCore", "MemeMedia", "MemeStore", "CEdit", "CMemeshShim"]
+      dependencies: ["MemeCore", "MemeMedia", "MemeStore", "MemeSystem", "CEdit", "CMemeshShim"]
     ),
     .executableTarget(
       name: "memesh",
       dependencies: [
-        "MemeShell",
+        "MemeShell", "MemeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
     // MARK: - Tests
     .testTarget(name: "MemeCoreTests", dependencies: ["MemeCore"]),
+    .testTarget(name: "MemeSystemTests", dependencies: ["MemeSystem"]),
     .testTarget(
       name: "MemeMediaTests", dependencies: ["MemeMedia", "memesh-image-probe"],
       resources: [.copy("Fixtures")]

@@ -173,9 +173,10 @@ public final class Console {
         return write(descriptor, base + offset, buffer.count - offset)
       }
       if written < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
+        let code = errno
+        if code == EINTR || code == EAGAIN { continue }
         // EPIPE, ENOSPC, EIO…: nobody can read what follows.
-        outputFailed()
+        outputFailed(descriptor, code)
       }
       offset += written
     }
@@ -185,8 +186,15 @@ public final class Console {
   /// Called when output cannot be written; set by the launcher to restore the terminal first.
   nonisolated(unsafe) static var beforeOutputFailureExit: (() -> Void)?
 
-  private static func outputFailed() -> Never {
+  /// Ends memesh after a failed write to `descriptor`. A full disk or an I/O error on stdout
+  /// is said on stderr (`browse --tsv > /dev/full`); a closed pipe (`| head`) is not, since the
+  /// reader left on purpose, and a failing stderr has nowhere to say anything.
+  private static func outputFailed(_ descriptor: Int32, _ code: Int32) -> Never {
     beforeOutputFailureExit?()
+    if descriptor == 1, code != EPIPE {
+      let message = Array("error: cannot write to standard output: \(OutputFile.reason(code))\n".utf8)
+      _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
     _exit(1)
   }
 }

@@ -3,6 +3,7 @@ import Foundation
 import MemeCore
 import MemeMedia
 import MemeStore
+import MemeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -59,6 +60,7 @@ public enum Launcher {
     }
     let console = Console(environment: environment, colorAllowed: drawsPictures)
     let shell = Shell(home: home, console: console, settings: settings, environment: environment)
+    shell.warnAboutEnvironment()
 
     if !options.commands.isEmpty {
       var failed = false
@@ -151,27 +153,14 @@ public enum Launcher {
     return URL(fileURLWithPath: String(decoding: path, as: UTF8.self))
   }
 
-  /// `--home`, else `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`.
+  /// `--home`, else `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh` (`MemeshPaths.home`).
   static func homeURL(_ options: LaunchOptions, environment: [String: String]) -> URL {
-    if let home = options.home, !home.isEmpty {
-      return URL(fileURLWithPath: OutputFile.expanded(home))
-    }
-    return MemeStore.defaultHome(environment: environment)
+    URL(fileURLWithPath: MemeshPaths.home(flag: options.home, environment: environment))
   }
 
-  /// Where the line editor keeps its history: `<home>/history` when the home was chosen
-  /// (`--home` or `MEMESH_HOME`), else `$XDG_STATE_HOME/memesh/history`, else
-  /// `~/.local/state/memesh/history`.
+  /// Where the line editor keeps its history (`MemeshPaths.historyFile`).
   public static func historyFile(_ options: LaunchOptions, environment: [String: String]) -> URL {
-    if (options.home ?? "").isEmpty == false || (environment["MEMESH_HOME"] ?? "").isEmpty == false
-    {
-      return homeURL(options, environment: environment).appendingPathComponent("history")
-    }
-    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-      return URL(fileURLWithPath: state).appendingPathComponent("memesh/history")
-    }
-    let user = OutputFile.homeDirectory(environment: environment)
-    return URL(fileURLWithPath: user).appendingPathComponent(".local/state/memesh/history")
+    URL(fileURLWithPath: MemeshPaths.historyFile(flag: options.home, environment: environment))
   }
 
   // MARK: - Transcripts

@@ -1,5 +1,6 @@
 import Foundation
 import MemeCore
+import MemeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -168,29 +169,13 @@ struct LineEditorHistoryFile {
     if entries.count <= limit { return }
     // Replace the file where it really lives, so a symlinked history stays a symlink.
     let target = url.resolvingSymlinksInPath()
-    var template = Array(
-      target.deletingLastPathComponent().appendingPathComponent(".history-XXXXXX").path.utf8CString)
-    let temporary = template.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
-    }
-    guard temporary >= 0 else {
-      throw refusal("cannot be trimmed: \(LineEditorHistoryFile.reason(errno))")
-    }
-    let temporaryPath = String(
-      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var text = LineEditorHistoryEncoding.header + "\n"
     for entry in entries.suffix(limit) { text += LineEditorHistoryEncoding.encode(entry) + "\n" }
-    do throws(Failure) {
-      try write(Array(text.utf8), to: temporary)
-      fchmod(temporary, 0o600)
-      guard fsync(temporary) == 0, rename(temporaryPath, target.path) == 0 else {
-        throw refusal("cannot be trimmed: \(LineEditorHistoryFile.reason(errno))")
-      }
-      Glibc.close(temporary)
+    do {
+      let folder = try Directory.open(target.deletingLastPathComponent().path)
+      try AtomicFile(target.lastPathComponent, in: folder, mode: 0o600).write(Data(text.utf8))
     } catch {
-      Glibc.close(temporary)
-      unlink(temporaryPath)
-      throw error
+      throw refusal("cannot be trimmed: \(error.reason)")
     }
   }
 
@@ -222,6 +207,6 @@ struct LineEditorHistoryFile {
   }
 
   static func reason(_ code: Int32) -> String {
-    String(cString: strerror(code)).lowercased()
+    SystemError.reason(code)
   }
 }

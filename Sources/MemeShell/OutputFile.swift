@@ -1,5 +1,6 @@
 import Foundation
 import MemeCore
+import MemeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -11,18 +12,14 @@ import MemeCore
 enum OutputFile {
   /// `~/x` expanded; other paths as given.
   static func expanded(_ path: String) -> String {
-    if path == "~" { return homeDirectory() }
-    if path.hasPrefix("~/") { return homeDirectory() + path.dropFirst() }
-    return path
+    MemeshPaths.expandingTilde(path, environment: ProcessInfo.processInfo.environment)
   }
 
-  /// What `~` means: `$HOME` when it is an absolute path, as in every shell; else the account's
-  /// home directory.
+  /// What `~` means (`MemeshPaths.userHome`).
   static func homeDirectory(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
-    if let home = environment["HOME"], home.hasPrefix("/") { return home }
-    return NSHomeDirectory()
+    MemeshPaths.userHome(environment: environment)
   }
 
   /// The path a picture for `path` goes to: into the folder when `path` is one
@@ -87,53 +84,43 @@ enum OutputFile {
 
   /// Writes `data` to `path` atomically; refuses anything but a regular file (or a new name).
   static func write(_ data: Data, to path: String) throws {
-    try moveIntoPlace(try writeTemporary(data, for: path), path)
+    let file = try atomicFile(for: path)
+    try moveIntoPlace(try writeTemporary(data, to: file), file)
   }
 
-  /// The first half of `write`: writes and flushes `data` to a new temporary file beside `path`
-  /// (after refusing a `path` that is not a regular file) and returns the temporary's path.
-  static func writeTemporary(_ data: Data, for path: String) throws -> String {
+  /// The atomic file for `path`, in its folder opened once (the user named the path, so a
+  /// symlinked folder is followed); refuses a `path` that is not a regular file. Temporary files
+  /// of a memesh killed while writing into that folder are removed first (their names prove it).
+  static func atomicFile(for path: String) throws -> AtomicFile {
     if let refusal = refusal(of: path) { throw failure(path, refusal) }
     let folder = PathName(path).folder
     let name = PathName(path).lastComponent
-    let temporary =
-      (folder.isEmpty ? "" : folder + "/")
-      + ".\(name).memesh-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw failure(path, reason(errno)) }
-    var closed = false
-    defer {
-      if !closed { close(descriptor) }
+    let directory: Directory
+    do {
+      directory = try Directory.open(folder, followingSymlink: true)
+    } catch {
+      throw failure(path, SystemError.reason(error.code, creating: true))
     }
-    var offset = 0
-    let result: Int32 = data.withUnsafeBytes { buffer -> Int32 in
-      guard let base = buffer.baseAddress else { return 0 }
-      while offset < buffer.count {
-        let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += written
-      }
-      return fsync(descriptor) == 0 ? 0 : errno
+    AtomicFile.removeDeadLeftovers(in: directory)
+    return AtomicFile(name, in: directory, mode: 0o644)
+  }
+
+  /// The first half of `write`: writes and flushes `data` to a new temporary file beside the
+  /// file and returns the temporary's name.
+  static func writeTemporary(_ data: Data, to file: AtomicFile) throws -> String {
+    do {
+      return try file.writeTemporary(data, temporaryName: AtomicFile.userTemporaryName(for: file.name))
+    } catch {
+      throw failure(file.directory.path(of: file.name), error.reason)
     }
-    closed = true
-    let closeStatus = close(descriptor)
-    let closeErrno = errno
-    guard result == 0, closeStatus == 0 else {
-      unlink(temporary)
-      throw failure(path, reason(result != 0 ? result : closeErrno))
-    }
-    return temporary
   }
 
   /// The second half of `write`: renames the temporary file into place (removing it on failure).
-  static func moveIntoPlace(_ temporary: String, _ path: String) throws {
-    guard rename(temporary, path) == 0 else {
-      let code = errno
-      unlink(temporary)
-      throw failure(path, reason(code))
+  static func moveIntoPlace(_ temporary: String, _ file: AtomicFile) throws {
+    do {
+      try file.moveIntoPlace(temporary)
+    } catch {
+      throw failure(file.directory.path(of: file.name), error.reason)
     }
   }
 
@@ -141,17 +128,8 @@ enum OutputFile {
     MemeError("cannot write '\(path)': \(reason)")
   }
 
-  /// errno in the words of the shell.
+  /// errno in the words of the shell, for a file being written (`SystemError.reason`).
   static func reason(_ code: Int32) -> String {
-    switch code {
-    case ENOENT: "no such folder"
-    case EACCES, EPERM: "permission denied"
-    case ENOSPC: "no space left on the device"
-    case EROFS: "read-only file system"
-    case EISDIR: "is a directory"
-    case ENOTDIR: "a part of the path is not a folder"
-    case ENAMETOOLONG: "file name too long"
-    default: String(cString: strerror(code)).lowercased()
-    }
+    SystemError.reason(code, creating: true)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MemeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -13,13 +14,16 @@ final class PendingOutputFile: @unchecked Sendable {
   let path: String
   private let condition = NSCondition()
   /// The temporary file written, or why it could not be; nil while the thread runs.
-  private var outcome: Result<String, any Error>?
+  private var outcome: Result<(AtomicFile, String), any Error>?
 
   /// Starts writing `data` beside `path`.
   init(_ data: Data, to path: String) {
     self.path = path
     let thread = Thread { [self] in
-      let result = Result { try OutputFile.writeTemporary(data, for: path) }
+      let result = Result {
+        let file = try OutputFile.atomicFile(for: path)
+        return (file, try OutputFile.writeTemporary(data, to: file))
+      }
       condition.withLock {
         outcome = result
         condition.broadcast()
@@ -30,16 +34,16 @@ final class PendingOutputFile: @unchecked Sendable {
 
   /// Waits for the write and moves the file into place; throws what the write or the rename hit.
   func finish() throws {
-    let temporary = try waitForWrite().get()
-    try OutputFile.moveIntoPlace(temporary, path)
+    let (file, temporary) = try waitForWrite().get()
+    try OutputFile.moveIntoPlace(temporary, file)
   }
 
   /// Waits for the write and removes what it wrote.
   func discard() {
-    if case .success(let temporary) = waitForWrite() { unlink(temporary) }
+    if case .success(let (file, temporary)) = waitForWrite() { file.discard(temporary) }
   }
 
-  private func waitForWrite() -> Result<String, any Error> {
+  private func waitForWrite() -> Result<(AtomicFile, String), any Error> {
     condition.withLock {
       while true {
         if let outcome { return outcome }

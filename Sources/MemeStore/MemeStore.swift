@@ -1,5 +1,6 @@
 import Foundation
 import MemeCore
+import MemeSystem
 
 /// What a share hands the store: the recipe and the three files' bytes, and where the original's
 /// bytes already are on disk, if anywhere.
@@ -171,18 +172,12 @@ public final class MemeStore: @unchecked Sendable {
     return (store, store.notice)
   }
 
-  /// `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`, else `~/.local/share/memesh`.
+  /// `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`, else `~/.local/share/memesh`
+  /// (`MemeshPaths.home`).
   public static func defaultHome(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
-    if let home = environment["MEMESH_HOME"], !home.isEmpty {
-      return URL(fileURLWithPath: home)
-    }
-    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-      return URL(fileURLWithPath: data).appendingPathComponent("memesh")
-    }
-    let user = environment["HOME"] ?? NSHomeDirectory()
-    return URL(fileURLWithPath: user).appendingPathComponent(".local/share/memesh")
+    URL(fileURLWithPath: MemeshPaths.home(flag: nil, environment: environment))
   }
 
   // MARK: - Paths
