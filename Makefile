@@ -15,6 +15,8 @@ DEB_PACKAGES += libunibreak-dev libthai-dev libfribidi-dev fonts-thai-tlwg
 DEB_PACKAGES += less
 # groff reads the manual page in the tests (ManualPageTests).
 DEB_PACKAGES += groff-base
+# HEIC/AVIF through libheif (libde265 and libaom decode); heif-enc makes the bench's HEIC input.
+DEB_PACKAGES += libheif-dev libheif-examples
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build debug run test unit-test transcripts hostile faults faults-quick bench bench-quick install uninstall clean \

@@ -25,6 +25,7 @@ let package = Package(
     systemLibrary("CChafa", pkgConfig: "chafa", apt: ["libchafa-dev", "libglib2.0-dev"]),
     systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
     systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
+    systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
     systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: ["libunibreak-dev"]),
     systemLibrary("CThai", pkgConfig: "libthai", apt: ["libthai-dev"]),
     systemLibrary("CFribidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
@@ -48,8 +49,8 @@ let package = Package(
     .target(
       name: "MemeMedia",
       dependencies: [
-        "MemeCore", "CMemeshShim", "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig", "CUnibreak",
-        "CThai", "CFribidi",
+        "MemeCore", "CMemeshShim", "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig", "CHeif",
+        "CUnibreak", "CThai", "CFribidi",
       ]
     ),
     // The sent-memes store on disk.

@@ -1,8 +1,9 @@
-/* Loads FreeType, HarfBuzz, fontconfig, chafa, GLib, libunibreak, libthai and FriBiDi when
-   memesh first calls into them, not at start: the first five (and what they pull in: graphite2,
-   brotli, expat, pcre2) cost the dynamic loader about 2 ms at every start, and most commands
-   (`quit`, `browse`, `show`, `delete`, completion) never draw a glyph, break a caption into
-   lines or show a terminal picture.
+/* Loads FreeType, HarfBuzz, fontconfig, chafa, GLib, libheif, libunibreak, libthai and FriBiDi
+   when memesh first calls into them, not at start: those libraries (and what they pull in:
+   graphite2, brotli, expat, pcre2; libde265, dav1d, aom, x265; libdatrie) cost the dynamic
+   loader milliseconds at every start, and most commands (`quit`, `browse`, `show`, `delete`,
+   completion) never draw a glyph, break a caption into lines, show a terminal picture or decode
+   a phone photo.
 
    Each function memesh calls in them is defined here as a two-instruction trampoline that jumps
    through a slot. A slot first holds a stub that saves the argument registers, loads the
@@ -25,12 +26,12 @@
 #include <stdlib.h>
 
 enum memesh_lazy_library {
-  FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, UNIBREAK, THAI, FRIBIDI, LIBRARY_COUNT
+  FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, HEIF, UNIBREAK, THAI, FRIBIDI, LIBRARY_COUNT
 };
 
 static const char *const library_names[LIBRARY_COUNT] = {
     "libfreetype.so.6", "libharfbuzz.so.0", "libfontconfig.so.1", "libchafa.so.0",
-    "libglib-2.0.so.0", "libunibreak.so.1", "libthai.so.0", "libfribidi.so.0"};
+    "libglib-2.0.so.0", "libheif.so.1", "libunibreak.so.1", "libthai.so.0", "libfribidi.so.0"};
 
 /* Every function memesh calls in these libraries (`nm -D --undefined-only memesh`). */
 #define MEMESH_LAZY_FUNCTIONS(X)                                                                 \
@@ -116,7 +117,27 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(HARFBUZZ, hb_font_get_nominal_glyph)                                                        \
   X(HARFBUZZ, hb_font_set_scale)                                                                \
   X(HARFBUZZ, hb_font_set_variations)                                                           \
-  X(HARFBUZZ, hb_shape)                                                                          \
+  X(HARFBUZZ, hb_shape)                                                                         \
+  X(HEIF, heif_context_alloc)                                                                   \
+  X(HEIF, heif_context_free)                                                                    \
+  X(HEIF, heif_context_get_primary_image_handle)                                                \
+  X(HEIF, heif_context_read_from_memory)                                                        \
+  X(HEIF, heif_decode_image)                                                                    \
+  X(HEIF, heif_decoding_options_alloc)                                                          \
+  X(HEIF, heif_decoding_options_free)                                                           \
+  X(HEIF, heif_image_get_bits_per_pixel_range)                                                  \
+  X(HEIF, heif_image_get_decoding_warnings)                                                     \
+  X(HEIF, heif_image_get_height)                                                                \
+  X(HEIF, heif_image_get_plane_readonly)                                                        \
+  X(HEIF, heif_image_get_width)                                                                 \
+  X(HEIF, heif_image_handle_get_color_profile_type)                                             \
+  X(HEIF, heif_image_handle_get_height)                                                         \
+  X(HEIF, heif_image_handle_get_luma_bits_per_pixel)                                            \
+  X(HEIF, heif_image_handle_get_raw_color_profile)                                              \
+  X(HEIF, heif_image_handle_get_raw_color_profile_size)                                         \
+  X(HEIF, heif_image_handle_get_width)                                                          \
+  X(HEIF, heif_image_handle_release)                                                            \
+  X(HEIF, heif_image_release)                                                                   \
   X(UNIBREAK, init_linebreak)                                                                   \
   X(UNIBREAK, set_linebreaks_utf32)                                                             \
   X(THAI, th_brk_new)                                                                           \

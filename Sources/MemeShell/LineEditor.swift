@@ -238,6 +238,32 @@ public final class LineEditor: LineReader {
       ("\\e[1;3D", "ed-prev-word"), ("\\e[1;3C", "em-next-word"),
     ]
     for (key, command) in bindings { memesh_edit_bind(editor, key, command) }
+    sourceUserSettings()
+    // Bound again after the user's file, in the key map it chose: `bind -v` starts vi's maps
+    // afresh. Escape sequences are not, since in vi's insert map Esc must stay the key that
+    // leaves it (libedit binds the arrows there itself).
+    for (key, command) in bindings where key.hasPrefix("^") {
+      memesh_edit_bind(editor, key, command)
+    }
+  }
+
+  /// Reads the user's libedit settings, `$EDITRC` or else `~/.editrc`, as libedit's own
+  /// programs do: `bind -v` gives vi keys, and a line starting with `memesh:` applies to memesh
+  /// only. libedit's `el_source(editor, NULL)` would
+  /// find the file itself, but refuses on systems without `issetugid`, as glibc's are.
+  private func sourceUserSettings() {
+    let environment = ProcessInfo.processInfo.environment
+    let path: String
+    if let editrc = environment["EDITRC"], !editrc.isEmpty {
+      path = editrc
+    } else if let home = environment["HOME"], !home.isEmpty {
+      path = home + "/.editrc"
+    } else {
+      return
+    }
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+    el_source(editor, path)
   }
 
   /// libedit decodes keys with the C library's multibyte functions: they must speak UTF-8,

@@ -1,0 +1,199 @@
+import Foundation
+import MemeCore
+import Testing
+
+@testable import MemeMedia
+
+/// HEIC and AVIF through libheif: the pictures phones write (tiled grids, irot/imir, an EXIF
+/// orientation that must not be applied twice, 10-bit samples, alpha, a colour profile) give
+/// exactly the pixels libheif's own decoder (heif-convert) gives. Fixtures and references from
+/// scripts/make-heif-fixtures.py.
+@Suite struct ImageHEIFTests {
+  static let folder = ImageFixtures.root.appendingPathComponent("heif", isDirectory: true)
+  static let references = folder.appendingPathComponent("reference", isDirectory: true)
+
+  static func data(_ name: String) throws -> Data {
+    try Data(contentsOf: folder.appendingPathComponent(name))
+  }
+
+  static func decode(_ name: String, limits: DecodeLimits = .default) throws -> HEIFPicture {
+    try HEIFCodec.decode(try data(name), limits: limits)
+  }
+
+  /// heif-convert's 8-bit PNG of `name`, read by memesh's PNG decoder (opaque when RGB).
+  static func reference(_ name: String) throws -> RGBAImage {
+    let png = try Data(contentsOf: references.appendingPathComponent(name + ".png"))
+    return try ImageCodec.decode(png, name: name + ".png").image
+  }
+
+  /// The largest difference of one sample and where it is.
+  static func largestDifference(_ a: RGBAImage, _ b: RGBAImage) -> (Int, Int, Int) {
+    var worst = (0, 0, 0)
+    for y in 0..<a.height {
+      for x in 0..<a.width {
+        let difference = a[x, y].distance(to: b[x, y])
+        if difference > worst.0 { worst = (difference, x, y) }
+      }
+    }
+    return worst
+  }
+
+  @Test(arguments: [
+    "cat.heic", "cat.avif", "alpha.heic", "alpha.avif", "grid-2x2.heic",
+    "grid-irot-exif-6.heic", "exif-6-no-irot.heic", "icc.heic", "orientation-6.avif",
+  ] + (1...8).map { "orientation-\($0).heic" })
+  func pixelsAreLibheifsOwn(_ name: String) throws {
+    let decoded = try Self.decode(name)
+    let expected = try Self.reference(name)
+    #expect(decoded.image.size == expected.size)
+    guard decoded.image.size == expected.size else { return }
+    let (difference, x, y) = Self.largestDifference(decoded.image, expected)
+    #expect(difference == 0, "\(name): \(decoded.image[x, y]) at \(x),\(y), not \(expected[x, y])")
+    #expect(decoded.warnings.isEmpty)
+  }
+
+  @Test(arguments: ["alpha.heic", "alpha.avif"])
+  func alphaIsKept(_ name: String) throws {
+    let image = try Self.decode(name).image
+    let alphas = Set(image.pixels.enumerated().filter { $0.offset % 4 == 3 }.map(\.element))
+    #expect(alphas.contains(0) && alphas.contains(255), "\(alphas.sorted())")
+  }
+
+  @Test(arguments: [("cat.heic", false), ("cat.avif", true), ("grid-2x2.heic", false)])
+  func theFormatIsTheBrand(_ name: String, _ isAVIF: Bool) throws {
+    #expect(try Self.decode(name).isAVIF == isAVIF)
+  }
+
+  /// Every EXIF orientation written as irot/imir shows the 96×64 quadrants upright.
+  @Test(arguments: 1...8)
+  func everyTransformIsAppliedOnce(_ orientation: Int) throws {
+    let image = try Self.decode("orientation-\(orientation).heic").image
+    #expect(image.size == PixelSize(width: 96, height: 64))
+    #expect(Quadrants.matches(image), "\(Quadrants.colours(of: image))")
+  }
+
+  /// The iPhone's portrait photo: a grid stored sideways, irot to turn it, and EXIF saying
+  /// orientation 6 too. Turned once it is 120×100 with the sky on top; turned again by the
+  /// EXIF it would be 100×120.
+  @Test func anExifOrientationIsNeverAppliedAgain() throws {
+    let turned = try Self.decode("grid-irot-exif-6.heic").image
+    #expect(turned.size == PixelSize(width: 120, height: 100))
+    let sky = turned[60, 5]
+    let grass = turned[60, 95]
+    #expect(sky.b > 180 && grass.g > sky.g - 60 && grass.b < 100, "\(sky) \(grass)")
+    // heif-enc's trap: EXIF 6 with unrotated pixels and no irot shows as stored, 16×24.
+    let stored = try Self.decode("exif-6-no-irot.heic").image
+    #expect(stored.size == PixelSize(width: 16, height: 24))
+  }
+
+  /// The grid's four tiles are put together and cut to the grid's 120×100.
+  @Test func gridTilesMakeOnePicture() throws {
+    let image = try Self.decode("grid-2x2.heic").image
+    #expect(image.size == PixelSize(width: 120, height: 100))
+    #expect(HEIFBoxes.derivedPictureCount(try Self.data("grid-2x2.heic")) == 4)
+    #expect(HEIFBoxes.derivedPictureCount(try Self.data("cat.heic")) == 0)
+  }
+
+  /// 10-bit samples are scaled to 8 bits with rounding, from the very samples heif-convert
+  /// gave (kept as 10-bit numbers in the reference).
+  @Test func tenBitSamplesAreRoundedToEightBits() throws {
+    let raw = try Data(contentsOf: Self.references.appendingPathComponent("cat-10bit.avif.rgba16"))
+    let bytes = [UInt8](raw)
+    func word(_ index: Int) -> Int { Int(bytes[index]) << 8 | Int(bytes[index + 1]) }
+    let width = word(0) << 16 | word(2)
+    let height = word(4) << 16 | word(6)
+    let image = try Self.decode("cat-10bit.avif").image
+    #expect(image.size == PixelSize(width: width, height: height))
+    var roundingMatters = 0
+    var mismatches = 0
+    for index in 0..<(width * height * 4) {
+      let ten = word(8 + 2 * index)
+      let expected = (ten * 255 + 511) / 1023
+      if expected != ten >> 2 { roundingMatters += 1 }
+      if Int(image.pixels[index]) != expected { mismatches += 1 }
+    }
+    #expect(mismatches == 0)
+    // The picture has samples where dropping the low two bits would give another value.
+    #expect(roundingMatters > 100)
+    #expect(HEIFCodec.sniff(try Self.data("cat-10bit.avif")))
+  }
+
+  @Test func reduceScalesTheWholeRange() {
+    let words: [UInt8] = [0, 0, 0xFF, 0x03, 0x00, 0x02, 0x01, 0x00]  // 0, 1023, 512, 1
+    var out = [UInt8](repeating: 0, count: 4)
+    words.withUnsafeBufferPointer { source in
+      out.withUnsafeMutableBufferPointer { target in
+        guard let from = source.baseAddress, let to = target.baseAddress else { return }
+        HEIFCodec.reduce(from, to: to, samples: 4, bits: 10)
+      }
+    }
+    #expect(out == [0, 255, 128, 0])
+  }
+
+  @Test func theColourProfileIsKept() throws {
+    let expected = try Data(contentsOf: Self.references.appendingPathComponent("icc.heic.icc"))
+    #expect(try Self.decode("icc.heic").iccProfile == expected)
+    #expect(try Self.decode("cat.heic").iccProfile == nil)
+  }
+
+  @Test func sniffingReadsTheBrands() throws {
+    func ftyp(_ major: String, _ compatible: [String]) -> Data {
+      let brands = Data((major + "\0\0\0\0" + compatible.joined()).utf8)
+      var size = UInt32(8 + brands.count).bigEndian
+      return Data(bytes: &size, count: 4) + Data("ftyp".utf8) + brands + Data(count: 32)
+    }
+    #expect(HEIFBoxes.isAVIF(ftyp("heic", ["mif1", "heic"])) == false)
+    #expect(HEIFBoxes.isAVIF(ftyp("mif1", ["avif", "mif1"])) == true)
+    #expect(HEIFBoxes.isAVIF(ftyp("avis", [])) == true)
+    #expect(HEIFBoxes.isAVIF(ftyp("msf1", ["hevc"])) == false)
+    // MP4 video and QuickTime are not pictures memesh reads.
+    #expect(HEIFBoxes.isAVIF(ftyp("isom", ["iso2", "mp41"])) == nil)
+    #expect(HEIFBoxes.isAVIF(ftyp("qt  ", [])) == nil)
+    // The first 16 bytes (what a sniffer may be given) name the major brand.
+    #expect(HEIFBoxes.isAVIF(ftyp("avif", ["mif1"]).prefix(16)) == true)
+    #expect(HEIFBoxes.isAVIF(ftyp("heic", ["mif1"]).prefix(12)) == false)
+    // A box size too small, or beyond any sane ftyp, is not trusted.
+    var broken = ftyp("heic", [])
+    broken[1] = 0xFF
+    #expect(HEIFBoxes.isAVIF(broken) == nil)
+    #expect(HEIFBoxes.isAVIF(Data("\0\0\0\u{8}ftypheic".utf8)) == nil)
+  }
+
+  // MARK: - Limits
+
+  @Test func tooManyTilesAreRefusedBeforeDecoding() throws {
+    let error = #expect(throws: MemeDecodeFailure.self) {
+      try Self.decode("bomb-4096-tiles.heic")
+    }
+    #expect(
+      error?.reason
+        == "the picture is built from 4096 tiles, more than the limit of 1024 "
+        + "(a decompression bomb?)")
+  }
+
+  @Test func thePixelCapIsTheSameAsForPNGAndJPEG() throws {
+    let error = #expect(throws: MemeDecodeFailure.self) {
+      try Self.decode("bomb-30000x30000.heic")
+    }
+    #expect(
+      error?.reason
+        == "the picture is 30000×30000 pixels, more than the limit of 100 megapixels")
+    #expect(throws: MemeDecodeFailure.self) {
+      try Self.decode("cat.heic", limits: DecodeLimits(maxPixels: 160 * 120 - 1))
+    }
+    #expect(try Self.decode("cat.heic", limits: DecodeLimits(maxPixels: 160 * 120)).image.width == 160)
+  }
+
+  @Test func libheifsOwnLimitGivesItsReason() throws {
+    let error = #expect(throws: MemeDecodeFailure.self) {
+      try Self.decode("bomb-100000x100000.heic")
+    }
+    #expect(error?.reason.contains("100000x100000 exceeds the maximum image size") == true)
+  }
+
+  @Test(arguments: [0, 20, 300, 600])
+  func aFileCutShortIsRefused(_ length: Int) throws {
+    let cut = try Self.data("cat.heic").prefix(length)
+    #expect(throws: MemeDecodeFailure.self) { try HEIFCodec.decode(cut, limits: .default) }
+  }
+}
