@@ -13,6 +13,8 @@ DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetyp
 DEB_PACKAGES += libunibreak-dev libthai-dev libfribidi-dev fonts-thai-tlwg
 # The default pager for long output in a terminal (PagerTests).
 DEB_PACKAGES += less
+# WebP and GIF (the codec layer's libwebp and giflib adapters).
+DEB_PACKAGES += libwebp-dev libgif-dev
 # groff reads the manual page in the tests (ManualPageTests).
 DEB_PACKAGES += groff-base
 # HEIC/AVIF through libheif (libde265 and libaom decode); heif-enc makes the bench's HEIC input.

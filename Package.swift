@@ -25,19 +25,22 @@ let package = Package(
     systemLibrary("CChafa", pkgConfig: "chafa", apt: ["libchafa-dev", "libglib2.0-dev"]),
     systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
     systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
+    systemLibrary("CWebP", pkgConfig: "libwebpmux", apt: ["libwebp-dev"]),
+    systemLibrary("CGif", pkgConfig: "libgif", apt: ["libgif-dev"]),
     systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
     systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: ["libunibreak-dev"]),
     systemLibrary("CThai", pkgConfig: "libthai", apt: ["libthai-dev"]),
     systemLibrary("CFribidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
-    // The only C memesh writes: libpng's and libjpeg's setjmp/longjmp error handling, and
-    // non-variadic wrappers for libedit's variadic configuration calls.
+    // Non-variadic wrappers for libedit's variadic configuration calls, and lazy loading.
+    .target(name: "CMemeshShim", dependencies: ["CEdit"], path: "Sources/CMemeshShim"),
+    // The codec layer's C, for MemeMedia only: libpng's and libjpeg's setjmp/longjmp glue, and
+    // the row-streaming encoders and compositing that touch every pixel (its header says why
+    // each function is C).
     .target(
-      name: "CMemeshShim",
-      dependencies: ["CPNG", "CJPEG", "CDeflate", "CEdit"],
-      path: "Sources/CMemeshShim",
+      name: "CMemeshCodec", dependencies: ["CPNG", "CJPEG", "CDeflate", "CWebP"],
+      path: "Sources/CMemeshCodec",
       // encode.c streams PNG data through zlib itself (libpng's own dependency).
-      linkerSettings: [.linkedLibrary("z")]
-    ),
+      linkerSettings: [.linkedLibrary("z")]),
 
     // MARK: - Swift
     // Plain values: no C, no terminal, no files.
@@ -49,8 +52,8 @@ let package = Package(
     .target(
       name: "MemeMedia",
       dependencies: [
-        "MemeCore", "CMemeshShim", "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig", "CHeif",
-        "CUnibreak", "CThai", "CFribidi",
+        "MemeCore", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType", "CHarfBuzz",
+        "CChafa", "CFontconfig", "CUnibreak", "CThai", "CFribidi",
       ]
     ),
     // The sent-memes store on disk.

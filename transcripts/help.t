@@ -4,7 +4,7 @@ memesh 0.1.0: a meme studio for the terminal
 
 Editor:
   new (add)                         start a blank draft
-  load PATH (album)                 load a PNG or JPEG picture into the editor
+  load PATH (album)                 load a picture (PNG, JPEG, WebP, GIF) into the editor
   camera                            take a picture with the camera and load it [unavailable: no camera available]
   top TEXT                          set the top caption
   bottom TEXT                       set the bottom caption
@@ -14,7 +14,7 @@ Editor:
   crop X Y W H | crop W:H | crop off
                                     crop the picture (a rectangle, an aspect ratio, or off)
   preview [--explain] [--out FILE]  show the meme (or describe it where pictures cannot be drawn)
-  share [file PATH | clipboard | open] [--format png|jpeg]
+  share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless]
                                     save the meme to the sent memes, then hand it on
   cancel                            discard the draft and show the sent memes
   undo                              undo the last change (in the sent memes: the last delete)

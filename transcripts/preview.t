@@ -29,5 +29,5 @@ preview-out.png: 160×120 PNG
 error: preview: unknown option '--bogus' (usage: preview [--explain] [--out FILE])
 > preview --out
 error: preview: --out needs a value (usage: preview [--explain] [--out FILE])
-> preview --out preview.webp
-error: preview: cannot write 'preview.webp': memesh writes PNG or JPEG, not WebP (name it .png or .jpg)
+> preview --out preview.gif
+error: preview: cannot write 'preview.gif': memesh writes PNG, JPEG or WebP, not GIF (name it .png or .jpg)

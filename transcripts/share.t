@@ -45,11 +45,11 @@ error: share: cannot write 'images/cat.png/x.png': 'images/cat.png' is not a fol
 > share file ''
 error: share: cannot write '': no file name given
 > share file meme.gif
-error: share: cannot write 'meme.gif': memesh writes PNG or JPEG, not GIF (name it .png or .jpg, or add --format png)
+error: share: cannot write 'meme.gif': memesh writes PNG, JPEG or WebP, not GIF (name it .png or .jpg, or add --format png)
 > share printer
 error: share: unknown target 'printer' (file PATH, clipboard or open)
 > share --format gif
-error: share: 'gif' is not a format (png or jpeg)
+error: share: 'gif' is not a format (png, jpeg or webp)
 > browse
 ID  TOP     BOTTOM     FONT   SIZE     CREATED
  1  shared  to a file  Anton  160×120  [date]

@@ -1,9 +1,9 @@
-/* Loads FreeType, HarfBuzz, fontconfig, chafa, GLib, libheif, libunibreak, libthai and FriBiDi
-   when memesh first calls into them, not at start: those libraries (and what they pull in:
-   graphite2, brotli, expat, pcre2; libde265, dav1d, aom, x265; libdatrie) cost the dynamic
-   loader milliseconds at every start, and most commands (`quit`, `browse`, `show`, `delete`,
-   completion) never draw a glyph, break a caption into lines, show a terminal picture or decode
-   a phone photo.
+/* Loads FreeType, HarfBuzz, fontconfig, chafa, GLib, libheif, libwebp, giflib, libunibreak,
+   libthai and FriBiDi when memesh first calls into them, not at start: those (and what they
+   pull in: graphite2, brotli, expat, pcre2; libde265, dav1d, aom, x265; libdatrie) cost the
+   dynamic loader milliseconds at every start, and most commands (`quit`, `browse`, `show`,
+   `delete`, completion) never draw a glyph, break a caption into lines, show a terminal picture
+   or a phone photo, nor read a WebP or a GIF.
 
    Each function memesh calls in them is defined here as a two-instruction trampoline that jumps
    through a slot. A slot first holds a stub that saves the argument registers, loads the
@@ -26,12 +26,17 @@
 #include <stdlib.h>
 
 enum memesh_lazy_library {
-  FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, HEIF, UNIBREAK, THAI, FRIBIDI, LIBRARY_COUNT
+  FREETYPE, HARFBUZZ, FONTCONFIG, CHAFA, GLIB, HEIF,
+  WEBP, WEBPDEMUX, WEBPMUX, GIF,
+  UNIBREAK, THAI, FRIBIDI,
+  LIBRARY_COUNT
 };
 
 static const char *const library_names[LIBRARY_COUNT] = {
     "libfreetype.so.6", "libharfbuzz.so.0", "libfontconfig.so.1", "libchafa.so.0",
-    "libglib-2.0.so.0", "libheif.so.1", "libunibreak.so.1", "libthai.so.0", "libfribidi.so.0"};
+    "libglib-2.0.so.0", "libheif.so.1",
+    "libwebp.so.7", "libwebpdemux.so.2", "libwebpmux.so.3", "libgif.so.7",
+    "libunibreak.so.1", "libthai.so.0", "libfribidi.so.0"};
 
 /* Every function memesh calls in these libraries (`nm -D --undefined-only memesh`). */
 #define MEMESH_LAZY_FUNCTIONS(X)                                                                 \
@@ -138,6 +143,44 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(HEIF, heif_image_handle_get_width)                                                          \
   X(HEIF, heif_image_handle_release)                                                            \
   X(HEIF, heif_image_release)                                                                   \
+  X(WEBP, WebPConfigInitInternal)                                                               \
+  X(WEBP, WebPConfigLosslessPreset)                                                             \
+  X(WEBP, WebPDecode)                                                                           \
+  X(WEBP, WebPEncode)                                                                           \
+  X(WEBP, WebPFree)                                                                             \
+  X(WEBP, WebPFreeDecBuffer)                                                                    \
+  X(WEBP, WebPGetFeaturesInternal)                                                              \
+  X(WEBP, WebPInitDecoderConfigInternal)                                                        \
+  X(WEBP, WebPMemoryWrite)                                                                      \
+  X(WEBP, WebPMemoryWriterClear)                                                                \
+  X(WEBP, WebPMemoryWriterInit)                                                                 \
+  X(WEBP, WebPPictureAlloc)                                                                     \
+  X(WEBP, WebPPictureFree)                                                                      \
+  X(WEBP, WebPPictureInitInternal)                                                              \
+  X(WEBP, WebPValidateConfig)                                                                   \
+  X(WEBPDEMUX, WebPAnimDecoderDelete)                                                           \
+  X(WEBPDEMUX, WebPAnimDecoderGetInfo)                                                          \
+  X(WEBPDEMUX, WebPAnimDecoderGetNext)                                                          \
+  X(WEBPDEMUX, WebPAnimDecoderNewInternal)                                                      \
+  X(WEBPDEMUX, WebPAnimDecoderOptionsInitInternal)                                              \
+  X(WEBPDEMUX, WebPDemuxDelete)                                                                 \
+  X(WEBPDEMUX, WebPDemuxGetChunk)                                                               \
+  X(WEBPDEMUX, WebPDemuxInternal)                                                               \
+  X(WEBPDEMUX, WebPDemuxReleaseChunkIterator)                                                   \
+  X(WEBPMUX, WebPMuxAssemble)                                                                   \
+  X(WEBPMUX, WebPMuxDelete)                                                                     \
+  X(WEBPMUX, WebPMuxSetChunk)                                                                   \
+  X(WEBPMUX, WebPMuxSetImage)                                                                   \
+  X(WEBPMUX, WebPNewInternal)                                                                   \
+  X(GIF, DGifCloseFile)                                                                         \
+  X(GIF, DGifExtensionToGCB)                                                                    \
+  X(GIF, DGifGetExtension)                                                                      \
+  X(GIF, DGifGetExtensionNext)                                                                  \
+  X(GIF, DGifGetImageDesc)                                                                      \
+  X(GIF, DGifGetLine)                                                                           \
+  X(GIF, DGifGetRecordType)                                                                     \
+  X(GIF, DGifOpen)                                                                              \
+  X(GIF, GifErrorString)                                                                        \
   X(UNIBREAK, init_linebreak)                                                                   \
   X(UNIBREAK, set_linebreaks_utf32)                                                             \
   X(THAI, th_brk_new)                                                                           \

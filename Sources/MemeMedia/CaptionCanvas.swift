@@ -1,4 +1,4 @@
-import CMemeshShim
+import CMemeshCodec
 import MemeCore
 
 /// The glyphs of one caption, placed, ready to be drawn row by row by the C compositor

@@ -1,4 +1,4 @@
-import CMemeshShim
+import CMemeshCodec
 import Dispatch
 import Foundation
 import MemeCore

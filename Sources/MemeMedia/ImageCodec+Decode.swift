@@ -12,13 +12,11 @@ struct RawDecode {
 extension ImageCodec {
   // MARK: - Format
 
-  /// The format the bytes are in, judged by their content (never by a file extension): PNG, JPEG,
-  /// or nil. `description(ofUnsupported:)` words the rest.
+  /// The format the bytes are in, judged by their content (never by a file extension): one
+  /// an adapter reads, or nil. `format(of:name:)` words the rest.
   public static func sniff(_ data: Data) -> ImageFormat? {
-    let head = [UInt8](data.prefix(12))
-    if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-    if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-    return nil
+    let head = [UInt8](data.prefix(headSize))
+    return adapters.first { $0.recognises(head) }?.format
   }
 
   /// Names a format memesh recognises but does not read ("GIF", "WebP" …), or nil.
@@ -28,9 +26,7 @@ extension ImageCodec {
       guard head.count >= range.upperBound else { return nil }
       return String(bytes: head[range], encoding: .isoLatin1)
     }
-    if ascii(0..<4) == "GIF8" { return "GIF" }
     if ascii(0..<2) == "BM" { return "BMP" }
-    if ascii(0..<4) == "RIFF", ascii(8..<12) == "WEBP" { return "WebP" }
     if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
       return "TIFF"
     }
@@ -88,38 +84,46 @@ extension ImageCodec {
       throw MemeError("cannot load '\(name)': unsupported format '\(other)'")
     }
     let start = escapedStart(of: data)
-    throw MemeError("cannot load '\(name)': not a PNG or JPEG file (starts with \"\(start)\")")
+    throw MemeError(
+      "cannot load '\(name)': not a \(readableNames) file (starts with \"\(start)\")")
+  }
+
+  /// The formats memesh reads as words: "PNG, JPEG, WebP or GIF".
+  static var readableNames: String {
+    let names = readableFormats.map(\.name)
+    guard names.count > 1, let last = names.last else { return names.first ?? "" }
+    return names.dropLast().joined(separator: ", ") + " or " + last
   }
 
   // MARK: - Decoding
 
-  /// Decodes with libpng or libjpeg; `scaleDenominator` picks a JPEG DCT reduction from the
-  /// stored size (PNG ignores it); `watch` follows the decode from another thread.
+  /// Decodes with `format`'s adapter; `scaleDenominator` picks a reduction from the stored size
+  /// for formats that decode smaller cheaply (JPEG's DCT scaling); `watch` follows the decode
+  /// from another thread.
   static func decodeRaw(
     _ data: Data, format: ImageFormat, name rawName: String, limits: DecodeLimits,
     scaleDenominator: (PixelSize) -> Int = { _ in 1 },
     watch: DecodeWatch? = nil
   ) throws(MemeError) -> RawDecode {
     let name = displayName(rawName)
+    guard let adapter = adapter(for: format) else {
+      throw MemeError("cannot load '\(name)': unsupported format '\(format.name)'")
+    }
     do {
-      let handle = try DecoderHandle()
-      let image = try data.withUnsafeBytes { bytes -> RGBAImage in
-        try handle.open(format, bytes: bytes, limits: limits)
-        if format == .jpeg {
-          let denominator = scaleDenominator(handle.sourceSize)
-          if denominator > 1 { try handle.scale(by: denominator) }
-        }
-        return try handle.read(format: format, watch: watch)
+      return try data.withUnsafeBytes { bytes in
+        let decoder = try adapter.open(bytes, limits: limits)
+        let denominator = scaleDenominator(decoder.size)
+        if denominator > 1 { try decoder.scale(by: denominator) }
+        let image = try read(decoder, format: format, watch: watch)
+        return RawDecode(
+          image: image, orientation: decoder.orientation,
+          warnings: decoder.warnings.map { "'\(name)': \(userWording($0))" },
+          recipe: decoder.recipeText.flatMap { MemeRecipe(encoded: $0) })
       }
-      let orientation = handle.exif.map { Exif.orientation(tiff: $0) } ?? 1
-      let warnings = handle.warnings.map { "'\(name)': \(userWording($0))" }
-      let recipe = handle.recipeText.flatMap { MemeRecipe(encoded: $0) }
-      return RawDecode(
-        image: image, orientation: orientation, warnings: warnings, recipe: recipe)
     } catch let failure as MemeDecodeFailure {
       var reason = userWording(failure.reason)
       if reason == "not a PNG file" { reason += " (starts with \"\(escapedStart(of: data))\")" }
-      // The shim's check_pixels wording: say how to raise the cap.
+      // DecodeLimits.check's wording: say how to raise the cap.
       if reason.hasPrefix("the picture is "), reason.contains("more than the limit of") {
         reason += " (\(limits.capHint))"
       }
@@ -127,6 +131,39 @@ extension ImageCodec {
     } catch {
       throw MemeError("cannot load '\(name)': \(error)")
     }
+  }
+
+  /// Decodes every pixel of an opened file. `watch` is handed the pixel buffer just before the
+  /// decoder writes it and then sees the rows as they are finished (`MemeRenderer.loadPicture`).
+  static func read(
+    _ decoder: any ImageDecoder, format: ImageFormat, watch: DecodeWatch?
+  ) throws(MemeDecodeFailure) -> RGBAImage {
+    let size = decoder.size
+    let count = size.width * size.height * 4
+    let orientation = watch == nil ? 1 : decoder.orientation
+    var failure: MemeDecodeFailure?
+    let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      initialized = 0
+      guard let base = buffer.baseAddress else {
+        failure = MemeDecodeFailure("the picture has no pixels")
+        return
+      }
+      watch?.hand(
+        DecodeWatch.Target(
+          address: UInt(bitPattern: base), byteCount: count, size: size,
+          orientation: orientation, format: format))
+      do {
+        try decoder.read(into: base, progress: watch?.progress)
+        // Every decoder writes every byte when it succeeds; on failure nothing is kept.
+        initialized = count
+      } catch {
+        failure = error as? MemeDecodeFailure ?? MemeDecodeFailure("\(error)")
+        // A failed decode's buffer is freed on return: not while the watcher still reads it.
+        watch?.waitForRelease()
+      }
+    }
+    if let failure { throw failure }
+    return RGBAImage(width: size.width, height: size.height, pixels: pixels)
   }
 
   /// A library message as one lowercase line without a trailing period.

@@ -1,84 +1,143 @@
-import CMemeshShim
+import CMemeshCodec
 import Foundation
 import MemeCore
 
+/// How a picture is written: one value for every format, each encoder reading what it uses.
+public struct EncodeSettings: Sendable, Equatable {
+  /// How PNG pixels are compressed. `PNGCompression.standard` is the measured default.
+  public struct PNGCompression: Sendable, Equatable {
+    /// libdeflate over the whole image at once, or zlib streamed (split over `threads`).
+    public var useLibdeflate: Bool
+    /// zlib 0–9 or libdeflate 0–12.
+    public var level: Int
+    /// 0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth, 5 per row the best of Sub/Up/Paeth.
+    public var filter: Int
+    /// 1 or 2.
+    public var threads: Int
+    /// zlib strategy: 0 default, 1 filtered, 2 Huffman only, 3 RLE (libdeflate ignores it).
+    public var strategy: Int
+
+    public init(useLibdeflate: Bool, level: Int, filter: Int, threads: Int, strategy: Int = 0) {
+      self.useLibdeflate = useLibdeflate
+      self.level = level
+      self.filter = filter
+      self.threads = threads
+      self.strategy = strategy
+    }
+
+    /// zlib level 1, the Up filter, two threads, run-length matching: the choice measured in
+    /// README's speed section (a 12-MP PNG meme in about 0.6 s, 90 % of libpng's default size,
+    /// while staying under 2.5× the decoded picture in memory). `strategy: 0` gives files a
+    /// fifth smaller for about 110 ms more on 12 MP.
+    public static let standard = PNGCompression(
+      useLibdeflate: false, level: 1, filter: 2, threads: 2, strategy: 3)
+  }
+
+  /// JPEG and lossy WebP quality, 1–100.
+  public var quality: Int
+  /// WebP: lossless instead of lossy (sharp text, flat colours).
+  public var lossless: Bool
+  /// WebP: libwebp's effort, 0 (fastest) to 6 (smallest).
+  public var effort: Int
+  public var png: PNGCompression
+  /// Embedded so `load` can edit the meme again: a PNG iTXt chunk, a JPEG COM segment, a WebP
+  /// XMP packet, each under `MEMESH_RECIPE_KEYWORD`.
+  public var recipe: MemeRecipe?
+  /// The photo's RGB colour profile (ICC), embedded so viewers show the photo's colours.
+  public var iccProfile: Data?
+
+  public init(
+    quality: Int = 90, lossless: Bool = false, effort: Int = 2,
+    png: PNGCompression = .standard, recipe: MemeRecipe? = nil, iccProfile: Data? = nil
+  ) {
+    self.quality = quality
+    self.lossless = lossless
+    self.effort = effort
+    self.png = png
+    self.recipe = recipe
+    self.iccProfile = iccProfile
+  }
+
+  /// Calls `body` with these settings as the C encoders take them (valid during the call).
+  func withC<Result>(
+    _ body: (UnsafePointer<memesh_encode_settings>) throws -> Result
+  ) rethrows -> Result {
+    let recipeText = recipe?.encoded()
+    let xmp = recipeText.map(RecipeXMP.packet(for:))
+    let icc = [UInt8](iccProfile ?? Data())
+    return try withOptionalCString(recipeText) { recipe in
+      try withOptionalCString(xmp) { xmp in
+        try icc.withUnsafeBufferPointer { icc in
+          var settings = memesh_encode_settings(
+            quality: Int32(min(100, max(1, quality))), lossless: lossless ? 1 : 0,
+            effort: Int32(min(6, max(0, effort))),
+            png: memesh_png_compression(
+              use_libdeflate: png.useLibdeflate ? 1 : 0, level: Int32(png.level),
+              filter: Int32(png.filter), threads: Int32(png.threads),
+              strategy: Int32(png.strategy)),
+            recipe: recipe, recipe_xmp: xmp, icc: icc.isEmpty ? nil : icc.baseAddress,
+            icc_size: icc.count)
+          return try body(&settings)
+        }
+      }
+    }
+  }
+
+  private func withOptionalCString<Result>(
+    _ text: String?, _ body: (UnsafePointer<CChar>?) throws -> Result
+  ) rethrows -> Result {
+    guard let text else { return try body(nil) }
+    return try text.withCString { try body($0) }
+  }
+}
+
 extension ImageCodec {
-  /// How PNGs are compressed, chosen by measurement (12-MP photo-like meme, 4032×3024 RGB,
-  /// median of 3, C built -O2, this 2-core machine shared with other builds):
-  ///
-  ///     libpng + zlib 6, adaptive filters   2863 ms  10.28 MB  (reference size)
-  ///     libpng + zlib 1, Up                  307 ms  11.96 MB  (+16%, over the 15% budget)
-  ///     libpng + zlib 2, Up                  356 ms  11.50 MB  (+12%)
-  ///     libpng + zlib 3, Up                  589 ms  10.94 MB
-  ///     libdeflate 1, Sub                    337 ms  12.75 MB
-  ///     libdeflate 1, Up                     251 ms  10.94 MB  (+6%)   ← chosen
-  ///     libdeflate 1, Up, filtering 2 threads 246 ms
-  ///     libdeflate 1, best of Sub/Up/Paeth   704 ms  11.29 MB
-  ///     libdeflate 2 / 3 / 6, Up         408 / 396 / 699 ms  10.53 / 10.36 / 9.99 MB
-  ///
-  /// libdeflate cannot stream through libpng, so memesh filters the rows itself (two threads)
-  /// and has libpng write the signature, IHDR, iTXt, the IDAT framing and IEND.
-  static let pngSettings = memesh_png_settings(use_libdeflate: 1, level: 1, filter: 2, threads: 2)
-
-  /// Encodes a PNG with explicit compression settings (exposed for `make bench`).
-  static func encodePNG(
-    _ image: RGBAImage, recipe: String?, settings: memesh_png_settings
-  ) throws(MemeError) -> Data {
-    let keepAlpha: Int32 = image.isOpaque ? 0 : 1
-    return try encoded("PNG") { out, size, message, messageSize in
-      image.pixels.withUnsafeBufferPointer { pixels in
-        withOptionalCString(recipe) { recipe in
-          memesh_encode_png(
-            pixels.baseAddress, UInt32(image.width), UInt32(image.height), keepAlpha, recipe,
-            settings, out, size, message, messageSize)
-        }
+  /// Encodes a whole picture (a thumbnail, a test's image) through the same row encoder a meme
+  /// goes through.
+  public static func encode(
+    _ image: RGBAImage, as format: ImageFormat, settings: EncodeSettings = EncodeSettings()
+  ) throws -> Data {
+    guard image.width > 0, image.height > 0 else {
+      throw MemeError("cannot encode an empty picture")
+    }
+    return try image.pixels.withUnsafeBufferPointer { pixels in
+      guard let base = pixels.baseAddress else {
+        throw MemeError("cannot encode an empty picture")
+      }
+      let rows = (0..<image.height).map { row -> UnsafePointer<UInt8>? in
+        base + row * image.width * 4
+      }
+      return try rows.withUnsafeBufferPointer { pointers in
+        var whole = memesh_rows(
+          rows: pointers.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
+          opaque: -1, overlay: nil)
+        whole.opaque = memesh_rows_opaque(&whole)
+        return try encode(rows: &whole, as: format, settings: settings)
       }
     }
   }
 
-  static func encodeJPEG(_ image: RGBAImage, quality: Int, recipe: String?) throws(MemeError)
-    -> Data
-  {
-    let quality = Int32(min(100, max(1, quality)))
-    return try encoded("JPEG") { out, size, message, messageSize in
-      image.pixels.withUnsafeBufferPointer { pixels in
-        withOptionalCString(recipe) { recipe in
-          memesh_encode_jpeg(
-            pixels.baseAddress, UInt32(image.width), UInt32(image.height), quality, recipe, out,
-            size, message, messageSize)
-        }
-      }
-    }
-  }
-
-  /// Runs one shim encoder and hands its malloc'd buffer to `Data` without copying.
-  private static func encoded(
-    _ formatName: String,
-    _ body: (
-      UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
-      UnsafeMutablePointer<CChar>, Int
-    ) -> Int32
+  /// Encodes `rows` (with their captions drawn) with `format`'s encoder.
+  static func encode(
+    rows: UnsafePointer<memesh_rows>, as format: ImageFormat, settings: EncodeSettings
   ) throws(MemeError) -> Data {
+    guard let encoder = adapter(for: format)?.encoder else {
+      throw MemeError("cannot encode \(format.name): memesh does not write \(format.name)")
+    }
     var out: UnsafeMutablePointer<UInt8>?
     var size = 0
     var message = [CChar](repeating: 0, count: 256)
-    let status = message.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return Int32(MEMESH_ERROR) }
-      return body(&out, &size, base, buffer.count)
+    let status = settings.withC { settings in
+      message.withUnsafeMutableBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return Int32(MEMESH_ERROR) }
+        return encoder(rows, settings, &out, &size, base, buffer.count)
+      }
     }
     guard status == Int32(MEMESH_OK), let out else {
       let reason = String(
-        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
-        as: UTF8.self)
-      throw MemeError("cannot encode \(formatName): \(userWording(reason))")
+        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw MemeError("cannot encode \(format.name): \(userWording(reason))")
     }
     return Data(bytesNoCopy: out, count: size, deallocator: .free)
-  }
-
-  private static func withOptionalCString<Result>(
-    _ text: String?, _ body: (UnsafePointer<CChar>?) -> Result
-  ) -> Result {
-    guard let text else { return body(nil) }
-    return text.withCString { body($0) }
   }
 }

@@ -75,25 +75,12 @@ public struct DecodedImage: Sendable {
   }
 }
 
-/// Options for writing an image.
-public struct EncodeOptions: Sendable, Equatable {
-  /// JPEG quality 1–100.
-  public var jpegQuality: Int
-  /// Embedded as a PNG iTXt chunk or a JPEG COM segment.
-  public var recipe: MemeRecipe?
-  /// The photo's RGB colour profile (ICC), embedded so viewers show the photo's colours.
-  public var iccProfile: Data?
-
-  public init(jpegQuality: Int = 90, recipe: MemeRecipe? = nil, iccProfile: Data? = nil) {
-    self.jpegQuality = jpegQuality
-    self.recipe = recipe
-    self.iccProfile = iccProfile
-  }
-}
-
-/// Decoding and encoding PNG and JPEG (libpng, libjpeg-turbo through CMemeshShim).
+/// Decoding and encoding pictures, one adapter per format (`ImageCodec.adapters`): PNG and
+/// JPEG through libpng and libjpeg-turbo (CMemeshCodec), WebP through libwebp, GIF through
+/// giflib.
 public enum ImageCodec {
-  /// Decodes PNG or JPEG bytes to upright RGBA. `name` is used in error messages.
+  /// Decodes a picture to upright RGBA, its format judged by content. `name` is used in error
+  /// messages.
   public static func decode(
     _ data: Data, name: String, limits: DecodeLimits = .default
   ) throws -> DecodedImage {
@@ -111,15 +98,13 @@ public enum ImageCodec {
       orientation: raw.orientation, warnings: raw.warnings, recipe: raw.recipe)
   }
 
-  /// The RGB colour profile (ICC) embedded in PNG or JPEG bytes, read from the header alone;
-  /// nil when there is none, when it is not a whole RGB profile, or when the header is
-  /// unreadable.
+  /// The RGB colour profile (ICC) embedded in a picture, read from the header alone; nil when
+  /// there is none, when it is not a whole RGB profile, or when the header is unreadable.
   public static func iccProfile(of data: Data) -> Data? {
-    guard let format = sniff(data), let handle = try? DecoderHandle() else { return nil }
-    let opened = data.withUnsafeBytes { bytes in
-      (try? handle.open(format, bytes: bytes, limits: .default)) != nil
+    guard let format = sniff(data), let adapter = adapter(for: format) else { return nil }
+    return data.withUnsafeBytes { bytes in
+      (try? adapter.open(bytes, limits: .default))?.iccProfile
     }
-    return opened ? handle.iccProfile : nil
   }
 
   /// A small upright copy whose longest side is at most about `maxDimension`, using libjpeg's
@@ -137,21 +122,5 @@ public enum ImageCodec {
     }
     let upright = ImageOps.oriented(raw.image, orientation: raw.orientation)
     return ImageOps.scaled(upright, toFit: limit, limit)
-  }
-
-  /// Encodes as PNG (RGB when opaque) or JPEG.
-  public static func encode(
-    _ image: RGBAImage, as format: ImageFormat, options: EncodeOptions = EncodeOptions()
-  ) throws -> Data {
-    guard image.width > 0, image.height > 0 else {
-      throw MemeError("cannot encode an empty picture")
-    }
-    let recipe = options.recipe?.encoded()
-    switch format {
-    case .png:
-      return try encodePNG(image, recipe: recipe, settings: pngSettings)
-    case .jpeg:
-      return try encodeJPEG(image, quality: options.jpegQuality, recipe: recipe)
-    }
   }
 }

@@ -127,18 +127,14 @@ public enum ImageFile {
   }
 
   /// Wraps an already decoded file as a `SourcePicture`, making its proxy (libjpeg's DCT
-  /// scaling for JPEG, the area average for PNG).
+  /// scaling for JPEG, the area average for other formats).
   public static func sourcePicture(
     path: String, bytes: Data, decoded: DecodedImage, limits: DecodeLimits = .default
   ) throws -> SourcePicture {
-    let proxy: RGBAImage
-    switch decoded.format {
-    case .jpeg:
-      proxy = try ImageCodec.decodeProxy(
-        bytes, name: path, maxDimension: proxyDimension, limits: limits)
-    case .png:
-      proxy = ImageOps.scaled(decoded.image, toFit: proxyDimension, proxyDimension)
-    }
+    let proxy =
+      ImageCodec.adapter(for: decoded.format)?.decodesSmallerCheaply == true
+      ? try ImageCodec.decodeProxy(bytes, name: path, maxDimension: proxyDimension, limits: limits)
+      : ImageOps.scaled(decoded.image, toFit: proxyDimension, proxyDimension)
     return SourcePicture(
       path: path, originalBytes: bytes, sha256: Checksum.sha256(bytes), format: decoded.format,
       image: decoded.image, proxy: proxy)

@@ -1,4 +1,4 @@
-import CMemeshShim
+import CMemeshCodec
 import Dispatch
 import Foundation
 import MemeCore
@@ -25,9 +25,12 @@ extension MemeRenderer {
     let helper = Thread {
       let target = watch.waitForTarget()
       if let target, let base = target.base { memesh_prefault(base, target.byteCount) }
-      // An upright JPEG's proxy is made from its rows as they come (a PNG's rows all come at
-      // the end, and a turned picture is turned after the decode).
-      let follows = target.map { $0.format == .jpeg && !(2...8).contains($0.orientation) } ?? false
+      // An upright JPEG's proxy is made from its rows as they come (other decoders' rows all
+      // come at the end, and a turned picture is turned after the decode).
+      let follows =
+        target.map {
+          ImageCodec.publishesRowsInOrder($0.format) && !(2...8).contains($0.orientation)
+        } ?? false
       if !follows { watch.release() }
       let digest = Checksum.sha256(bytes)
       results.set { $0.sha256 = digest }
@@ -50,7 +53,7 @@ extension MemeRenderer {
     let proxy =
       (try? finished.proxy?.get())
       ?? reduced(
-        decoded.image, toFit: ImageFile.proxyDimension, isOpaque: decoded.format == .jpeg,
+        decoded.image, toFit: ImageFile.proxyDimension, isOpaque: ImageCodec.isAlwaysOpaque(decoded.format),
         threads: 2)
     let picture = SourcePicture(
       path: displayPath ?? path, originalBytes: bytes,
@@ -96,7 +99,7 @@ extension MemeRenderer {
     DispatchQueue.concurrentPerform(iterations: 2) { task in
       if task == 0 {
         let proxy = reduced(
-          decoded.image, toFit: ImageFile.proxyDimension, isOpaque: decoded.format == .jpeg)
+          decoded.image, toFit: ImageFile.proxyDimension, isOpaque: ImageCodec.isAlwaysOpaque(decoded.format))
         results.set { $0.proxy = .success(proxy) }
       } else {
         let digest = Checksum.sha256(bytes)

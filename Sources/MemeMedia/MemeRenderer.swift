@@ -1,4 +1,5 @@
-import CMemeshShim
+import CMemeshCodec
+import Dispatch
 import Foundation
 import MemeCore
 
@@ -23,143 +24,89 @@ public struct MemeRenderer: Sendable {
     public var report: CaptionReport
   }
 
-  /// How PNG pixels are compressed. `MemeRenderer.pngCompression` is the measured default.
-  public struct PNGCompression: Sendable, Equatable {
-    /// libdeflate over the whole image at once, or zlib streamed (split over `threads`).
-    public var useLibdeflate: Bool
-    /// zlib 0–9 or libdeflate 0–12.
-    public var level: Int
-    /// 0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth, 5 per row the best of Sub/Up/Paeth.
-    public var filter: Int
-    /// 1 or 2.
-    public var threads: Int
-    /// zlib strategy: 0 default, 1 filtered, 2 Huffman only, 3 RLE (libdeflate ignores it).
-    public var strategy: Int
-
-    public init(useLibdeflate: Bool, level: Int, filter: Int, threads: Int, strategy: Int = 0) {
-      self.useLibdeflate = useLibdeflate
-      self.level = level
-      self.filter = filter
-      self.threads = threads
-      self.strategy = strategy
-    }
-  }
-
   /// The longest side of a thumbnail.
   public static let thumbnailDimension = 256
 
-  /// The PNG settings chosen by measurement: the 12-MP bench photo as a meme, render only
-  /// (memesh-render-bench --png METHOD:LEVEL:FILTER:THREADS), medians of 3, machine quiet:
-  ///
-  ///     zlib 1, Up, 2 threads (pigz-style)  326 ms  16.33 MB  peak 115 MB   ← chosen
-  ///     zlib 2, Up, 2 threads               357 ms  16.28 MB  peak 115 MB
-  ///     zlib 1, Paeth, 2 threads            398 ms  16.56 MB
-  ///     libdeflate 1, Up (2 filter threads)  374 ms  17.22 MB  peak 142 MB (needs every
-  ///                                                             filtered row at once: +36 MB)
-  ///     zlib 6, Up, 2 threads               955 ms  16.37 MB  (the size reference)
-  ///     libpng + zlib 6, adaptive filters  3426 ms  22.02 MB  (bench/floor.c)
-  ///
-  /// Under heavy load from other processes libdeflate's single thread was faster (its total CPU
-  /// is lower), but zlib streams rows straight from the picture, so a 12-MP PNG share stays
-  /// under 2.5× the decoded picture.
-  ///
-  /// 2026-11-25 08:26 UTC, whole render-bench run (decode + captions + PNG), 3 interleaved
-  /// runs, machine shared: zlib 1 Up default strategy 728–738 ms 16.33 MB; with Z_RLE (strategy
-  /// 3) 599–631 ms, 19.81 MB (Paeth + RLE 18.18 MB but 796 ms; Sub + RLE 20.14 MB). Issue 8's
-  /// size budget is 15 % over "zlib level 6" as the floor makes it (libpng defaults, 22.02 MB):
-  /// Z_RLE's 19.81 MB is 90 % of that. Against zlib 6 with our Up filter (16.37 MB) it is
-  /// 121 %; set `strategy: 0` to get back to 16.3 MB for about 110 ms more on 12 MP.
-  public static let pngCompression = PNGCompression(
-    useLibdeflate: false, level: 1, filter: 2, threads: 2, strategy: 3)
-
   public var captions: CaptionRenderer
-  public var pngCompression: PNGCompression
+  /// How the meme is written; `render(_:format:settings:)` adds the recipe and colour profile.
+  public var settings: EncodeSettings
 
-  public init(catalog: FontCatalog, pngCompression: PNGCompression = MemeRenderer.pngCompression) {
+  public init(catalog: FontCatalog, settings: EncodeSettings = EncodeSettings()) {
     self.captions = CaptionRenderer(catalog: catalog)
-    self.pngCompression = pngCompression
+    self.settings = settings
   }
 
-  /// The longest side libjpeg writes (JPEG_MAX_DIMENSION).
-  public static let jpegMaxDimension = 65500
-
   /// Renders what the editor holds; the recipe (captions, font, crop, original's SHA-256) is
-  /// embedded so the file can be edited again.
-  public func render(_ state: EditorState, format: ImageFormat, jpegQuality: Int = 90) throws
-    -> Output
-  {
+  /// embedded so the file can be edited again, with the photo's colour profile.
+  public func render(_ state: EditorState, format: ImageFormat) throws -> Output {
     guard let picture = state.picture else {
       throw MemeError("cannot render: no picture loaded (try 'load FILE')")
     }
-    let recipe = MemeRecipe(
+    var settings = self.settings
+    settings.recipe = MemeRecipe(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
       originalSHA256: picture.sha256)
     // The photo's colour profile rides along (read from the original's header, ~0.1 ms).
-    let options = EncodeOptions(
-      jpegQuality: jpegQuality, recipe: recipe,
-      iccProfile: ImageCodec.iccProfile(of: try picture.originalBytes))
+    settings.iccProfile = ImageCodec.iccProfile(of: try picture.originalBytes)
     // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
     // look at 12 million alpha bytes.
     return try render(
       picture.image, top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
-      format: format, options: options,
-      isOpaque: picture.format == .jpeg ? true : nil)
+      format: format, settings: settings,
+      isOpaque: ImageCodec.isAlwaysOpaque(picture.format) ? true : nil)
   }
 
-  /// Crops `image`, draws the captions, encodes as `format` and makes the thumbnail.
-  /// `isOpaque` says whether every pixel of `image` is opaque, when the caller knows.
+  /// Crops `image`, draws the captions, encodes as `format` and makes the thumbnail (on a second
+  /// thread while the meme is encoded). `isOpaque` says whether every pixel of `image` is
+  /// opaque, when the caller knows.
   public func render(
     _ image: RGBAImage, top: String, bottom: String, font: String, crop: Crop = .off,
-    format: ImageFormat, options: EncodeOptions = EncodeOptions(), isOpaque: Bool? = nil
+    format: ImageFormat, settings: EncodeSettings? = nil, isOpaque: Bool? = nil
   ) throws -> Output {
+    let settings = settings ?? self.settings
     let rect = try crop.resolved(in: image.size)
     guard rect.width > 0, rect.height > 0 else {
       throw MemeError("cannot render: the picture is empty")
     }
-    // libjpeg's own words for this ("Maximum supported image dimension is 65500 pixels") say
-    // nothing of the way out.
-    if format == .jpeg, max(rect.width, rect.height) > MemeRenderer.jpegMaxDimension {
+    // The libraries' own words for this (libjpeg's "Maximum supported image dimension is 65500
+    // pixels") say nothing of the way out.
+    if let limit = format.maxDimension, max(rect.width, rect.height) > limit {
       throw MemeError(
-        "cannot write a JPEG of \(rect.width)×\(rect.height) pixels: a JPEG is at most "
-          + "\(MemeRenderer.jpegMaxDimension) pixels on a side; PNG has no such limit")
+        "cannot write a \(format.name) of \(rect.width)×\(rect.height) pixels: a \(format.name) "
+          + "is at most \(limit) pixels on a side; PNG has no such limit")
     }
     let (canvases, report) = try captions.canvases(
       for: rect.size, top: top, bottom: bottom, font: font)
     let thumbnailSize = ImageOps.fittedSize(
       of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
-    var thumbnailPixels = [UInt8](
-      repeating: 0, count: thumbnailSize.width * thumbnailSize.height * 4)
-    let recipe = options.recipe?.encoded()
-    let settings = memesh_png_options(
-      use_libdeflate: pngCompression.useLibdeflate ? 1 : 0, level: Int32(pngCompression.level),
-      filter: Int32(pngCompression.filter), threads: Int32(pngCompression.threads),
-      strategy: Int32(pngCompression.strategy))
-    let icc = [UInt8](options.iccProfile ?? Data())
-    let data = try MemeRenderer.withRows(
+    let thumbnailCount = thumbnailSize.width * thumbnailSize.height * 4
+    let (data, thumbnailPixels) = try MemeRenderer.withRows(
       of: image, in: rect, captions: canvases, isOpaque: isOpaque
     ) { rows in
-      try thumbnailPixels.withUnsafeMutableBufferPointer { thumbnail in
-        try MemeRenderer.withOptionalCString(recipe) { recipe in
-          try icc.withUnsafeBufferPointer { icc in
-            let keepAlpha: Int32 = format == .png && memesh_rows_opaque(rows) == 0 ? 1 : 0
-            var request = memesh_render_request(
-              png: format == .png ? 1 : 0,
-              jpeg_quality: Int32(min(100, max(1, options.jpegQuality))), keep_alpha: keepAlpha,
-              png_options: settings, recipe: recipe, icc: icc.baseAddress, icc_size: icc.count,
-              thumbnail_width: UInt32(thumbnailSize.width),
-              thumbnail_height: UInt32(thumbnailSize.height), thumbnail: thumbnail.baseAddress)
-            return try MemeRenderer.encoded(format) { out, size, message, messageSize in
-              memesh_render_rows(rows, &request, out, size, message, messageSize)
+      // Each task only reads the rows; the thumbnail task writes its own buffer.
+      nonisolated(unsafe) let rows = rows
+      let results = EncodeResults()
+      let thumbnail = [UInt8](unsafeUninitializedCapacity: thumbnailCount) { buffer, count in
+        nonisolated(unsafe) let buffer = buffer
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+          if task == 0 {
+            results.encoded = Result {
+              try ImageCodec.encode(rows: rows, as: format, settings: settings)
             }
+          } else if thumbnailCount > 0 {
+            memesh_downscale_rows(
+              rows, UInt32(thumbnailSize.width), UInt32(thumbnailSize.height), buffer.baseAddress)
           }
         }
+        count = thumbnailCount
       }
+      return (try results.data(), thumbnail)
     }
     let thumbnailImage = RGBAImage(
       width: thumbnailSize.width, height: thumbnailSize.height, pixels: thumbnailPixels)
     // The recipe rides in the thumbnail too, like in the meme.
     let thumbnail = try ImageCodec.encode(
-      thumbnailImage, as: .png, options: EncodeOptions(recipe: options.recipe))
+      thumbnailImage, as: .png, settings: EncodeSettings(recipe: settings.recipe))
     return Output(
       data: data, format: format, size: rect.size, thumbnail: thumbnail,
       thumbnailSize: thumbnailSize, report: report)
@@ -194,36 +141,15 @@ public struct MemeRenderer: Sendable {
       }
     }
   }
+}
 
-  // MARK: - C calls
+/// The encoder's result, handed from its task to the renderer (each written once, read after
+/// the tasks are done).
+private final class EncodeResults: @unchecked Sendable {
+  var encoded: Result<Data, any Error>?
 
-  /// Runs one shim encoder and hands its malloc'd buffer to `Data` without copying.
-  static func encoded(
-    _ format: ImageFormat,
-    _ body: (
-      UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
-      UnsafeMutablePointer<CChar>, Int
-    ) -> Int32
-  ) throws -> Data {
-    var out: UnsafeMutablePointer<UInt8>?
-    var size = 0
-    var message = [CChar](repeating: 0, count: 256)
-    let status = message.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return Int32(MEMESH_ERROR) }
-      return body(&out, &size, base, buffer.count)
-    }
-    guard status == Int32(MEMESH_OK), let out else {
-      let reason = String(
-        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw MemeError("cannot encode \(format.name): \(reason)")
-    }
-    return Data(bytesNoCopy: out, count: size, deallocator: .free)
-  }
-
-  static func withOptionalCString<Result>(
-    _ text: String?, _ body: (UnsafePointer<CChar>?) throws -> Result
-  ) rethrows -> Result {
-    guard let text else { return try body(nil) }
-    return try text.withCString { try body($0) }
+  func data() throws -> Data {
+    guard let encoded else { throw MemeError("cannot encode: the encoder did not run") }
+    return try encoded.get()
   }
 }

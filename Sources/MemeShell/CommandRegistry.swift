@@ -37,7 +37,7 @@ public enum CommandRegistry {
     },
     ShellCommand(
       "load", aliases: ["album"], usage: "load PATH", views: [.editor],
-      abstract: "load a PNG or JPEG picture into the editor",
+      abstract: "load a picture (PNG, JPEG, WebP, GIF) into the editor",
       discussion: "A picture memesh wrote carries its recipe; when its original is in the store, "
         + "load reopens that meme for editing instead of captioning the captioned picture.",
       arguments: .positional([.imagePaths])
@@ -96,14 +96,16 @@ public enum CommandRegistry {
       arguments: .options(switches: ["--explain"], values: ["--out": .anyPath])
     ) { shell, arguments in try shell.preview(arguments) },
     ShellCommand(
-      "share", usage: "share [file PATH | clipboard | open] [--format png|jpeg]",
+      "share", usage: "share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless]",
       views: [.editor], abstract: "save the meme to the sent memes, then hand it on",
       discussion: "The meme is saved first (as MemeMe does), then written to PATH, copied to "
         + "the clipboard (wl-copy or xclip) or opened (xdg-open). When editing a sent meme, "
         + "share updates it in place. The format defaults to PATH's extension, else the "
-        + "picture's own.",
+        + "picture's own (JPEG for HEIC and AVIF photos, PNG for GIF). --lossless writes a "
+        + "lossless WebP.",
       arguments: .options(
-        values: ["--format": .words(["png", "jpeg"])],
+        switches: ["--lossless"],
+        values: ["--format": .words(["png", "jpeg", "webp"])],
         positional: ArgumentCompleter { shell, previous, partial in
           if previous.isEmpty {
             return ArgumentCompleter.words(["file", "clipboard", "open"]).complete(

@@ -19,12 +19,15 @@ enum MemeRendering {
   /// Crops, captions and encodes `state`'s picture at full resolution, with the recipe embedded
   /// in the file and in the thumbnail. MemeRenderer does it in one pass without copying the
   /// picture (the caption rows are drawn into strips; the thumbnail is made alongside).
+  /// `lossless` asks for a lossless WebP.
   static func render(
-    _ state: EditorState, picture: SourcePicture, format: ImageFormat, catalog: FontCatalog
+    _ state: EditorState, picture: SourcePicture, format: ImageFormat, lossless: Bool = false,
+    catalog: FontCatalog
   ) throws -> RenderedMeme {
     var drawn = state
     drawn.picture = picture
-    let output = try MemeRenderer(catalog: catalog).render(drawn, format: format)
+    let renderer = MemeRenderer(catalog: catalog, settings: EncodeSettings(lossless: lossless))
+    let output = try renderer.render(drawn, format: format)
     return RenderedMeme(
       data: output.data, thumbnail: output.thumbnail, size: output.size, report: output.report)
   }

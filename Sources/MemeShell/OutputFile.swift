@@ -33,38 +33,39 @@ enum OutputFile {
     return full
   }
 
-  /// The format a file name asks for by its extension, if any.
+  /// The format a file name asks for by its extension, when memesh writes it.
   static func format(ofPath path: String) -> ImageFormat? {
-    let ext = PathName(path).pathExtension.lowercased()
-    switch ext {
-    case "png": return .png
-    case "jpg", "jpeg", "jpe", "jfif": return .jpeg
-    default: return nil
+    ImageFormat(fileExtension: PathName(path).pathExtension).flatMap {
+      $0.isWritable ? $0 : nil
     }
   }
 
   /// The picture format memesh does not write that `path`'s extension names ("GIF" for
-  /// `x.gif`), or nil: writing a PNG or a JPEG under that name would mislabel it.
+  /// `x.gif`), or nil: writing another format under that name would mislabel it.
   static func unwritableFormat(ofPath path: String) -> String? {
-    switch PathName(path).pathExtension.lowercased() {
-    case "gif": "GIF"
-    case "webp": "WebP"
-    case "bmp": "BMP"
-    case "tif", "tiff": "TIFF"
-    case "heic", "heif": "HEIC"
-    case "avif": "AVIF"
-    case "jxl": "JPEG XL"
-    case "svg": "SVG"
-    default: nil
+    let ext = PathName(path).pathExtension.lowercased()
+    if let format = ImageFormat(fileExtension: ext) { return format.isWritable ? nil : format.name }
+    switch ext {
+    case "bmp": return "BMP"
+    case "tif", "tiff": return "TIFF"
+    case "jxl": return "JPEG XL"
+    case "svg": return "SVG"
+    default: return nil
     }
   }
 
+  /// The formats memesh writes, as words: "PNG, JPEG or WebP".
+  static var writableNames: String {
+    let names = ImageFormat.writable.map(\.name)
+    return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+  }
+
   /// Refuses `path` when its extension names a format memesh does not write, saying how to
-  /// `fix` it: `share: cannot write 'x.gif': memesh writes PNG or JPEG, not GIF (…)`.
+  /// `fix` it: `share: cannot write 'x.gif': memesh writes PNG, JPEG or WebP, not GIF (…)`.
   static func refuseUnwritableFormat(_ path: String, command: String, fix: String) throws {
     guard let other = unwritableFormat(ofPath: path) else { return }
     throw ShellError(
-      "\(command): cannot write '\(path)': memesh writes PNG or JPEG, not \(other) (\(fix))")
+      "\(command): cannot write '\(path)': memesh writes \(writableNames), not \(other) (\(fix))")
   }
 
   /// Why `path` cannot be written at all, or nil: no name, or something there that is not a

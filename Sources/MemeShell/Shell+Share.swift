@@ -12,15 +12,16 @@ extension Shell {
     case open
   }
 
-  /// `share [file PATH | clipboard | open] [--format png|jpeg]`: saves the meme to the store
+  /// `share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless]`: saves the
+  /// meme to the store
   /// (updating it in place when editing a sent meme), then hands it to the target. A missing tool
   /// is an error after the save. The sent memes show afterwards.
   func share(_ arguments: Arguments) throws {
-    let parsed = try arguments.options(values: ["--format"])
+    let parsed = try arguments.options(switches: ["--lossless"], values: ["--format"])
     var requested: ImageFormat?
     if let name = parsed.values["--format"] {
       guard let format = ImageFormat(userInput: name) else {
-        throw ShellError("share: '\(name)' is not a format (png or jpeg)")
+        throw ShellError("share: '\(name)' is not a format (png, jpeg or webp)")
       }
       requested = format
     }
@@ -43,10 +44,17 @@ extension Shell {
     var destination: String?
     if case .file(let path) = target {
       destination = OutputFile.destination(
-        path, defaultName: "meme.\((requested ?? picture.format).fileExtension)")
+        path, defaultName: "meme.\((requested ?? picture.format.memeFormat).fileExtension)")
     }
     let format =
-      requested ?? destination.flatMap { OutputFile.format(ofPath: $0) } ?? picture.format
+      requested ?? destination.flatMap { OutputFile.format(ofPath: $0) }
+      ?? picture.format.memeFormat
+    let lossless = parsed.switches.contains("--lossless")
+    if lossless, format != .webp {
+      throw ShellError(
+        "share: --lossless is for WebP; a \(format.name) is written as it always is "
+          + "(add --format webp)")
+    }
     if let destination {
       if requested == nil {
         try OutputFile.refuseUnwritableFormat(
@@ -56,7 +64,7 @@ extension Shell {
     }
 
     let rendered = try MemeRendering.render(
-      state, picture: picture, format: format, catalog: catalog)
+      state, picture: picture, format: format, lossless: lossless, catalog: catalog)
     for warning in rendered.report.warnings { console.warning(warning) }
     try checkInterrupt("share", "nothing was saved")
     // The draft saved the picture's bytes in the background on 'load'; the store links that
@@ -149,7 +157,7 @@ extension Shell {
 
   /// wl-copy under Wayland, else xclip under X11.
   private func copyToClipboard(_ data: Data, format: ImageFormat, id: Int) throws {
-    let mime = format == .png ? "image/png" : "image/jpeg"
+    let mime = format.mimeType
     let saved = "share: saved meme \(id), but"
     let wayland = !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     let x11 = !(environment["DISPLAY"] ?? "").isEmpty

@@ -78,15 +78,20 @@ extension MemeStore {
   static func sniffFormat(atPath path: String) -> ImageFormat? {
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }
-    let head = (try? handle.read(upToCount: 4)) ?? Data()
+    let head = (try? handle.read(upToCount: 12)) ?? Data()
     return sniffFormat(head)
   }
 
-  /// PNG starts `\x89PNG`, JPEG `\xFF\xD8`.
+  /// PNG starts `\x89PNG`, JPEG `\xFF\xD8`, WebP `RIFF····WEBP`.
   static func sniffFormat(_ bytes: Data) -> ImageFormat? {
-    let head = Array(bytes.prefix(4))
-    if head == [0x89, 0x50, 0x4E, 0x47] { return .png }
+    let head = Array(bytes.prefix(12))
+    if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return .png }
     if head.count >= 2, head[0] == 0xFF, head[1] == 0xD8 { return .jpeg }
+    if head.count == 12, head.starts(with: Array("RIFF".utf8)),
+      head[8...].elementsEqual("WEBP".utf8)
+    {
+      return .webp
+    }
     return nil
   }
 }

@@ -61,9 +61,9 @@ import Testing
   }
 
   @Test func jpegQualityIsAdjustable() throws {
-    let low = try ImageCodec.encode(Self.opaque, as: .jpeg, options: EncodeOptions(jpegQuality: 50))
+    let low = try ImageCodec.encode(Self.opaque, as: .jpeg, settings: EncodeSettings(quality: 50))
     let high = try ImageCodec.encode(
-      Self.opaque, as: .jpeg, options: EncodeOptions(jpegQuality: 100))
+      Self.opaque, as: .jpeg, settings: EncodeSettings(quality: 100))
     #expect(Self.firstQuantizer(low) == 16)
     #expect(Self.firstQuantizer(high) == 1)
     #expect(low.count < high.count)
@@ -75,13 +75,13 @@ import Testing
     #expect(back.image[8, 8].distance(to: RGBA(255, 255, 255)) <= 2)
   }
 
-  @Test(arguments: ImageFormat.allCases)
+  @Test(arguments: ImageFormat.writable)
   func recipeSurvivesARoundTrip(_ format: ImageFormat) throws {
     let recipe = MemeRecipe(
-      top: "ÇA VA 🐱", bottom: "line \"two\"", font: "Anton", crop: .aspect(width: 16, height: 9),
+      top: "ÇA VA 🐱 <&amp;>", bottom: "line \"two\"", font: "Anton", crop: .aspect(width: 16, height: 9),
       originalSHA256: String(repeating: "ab", count: 32))
     let data = try ImageCodec.encode(
-      Self.opaque, as: format, options: EncodeOptions(recipe: recipe))
+      Self.opaque, as: format, settings: EncodeSettings(recipe: recipe))
     #expect(try ImageCodec.decode(data, name: "r").recipe == recipe)
     #expect(
       try ImageCodec.decode(try ImageCodec.encode(Self.opaque, as: format), name: "r").recipe

@@ -6,10 +6,7 @@ import Testing
 /// The format comes from the content, never the file name; other formats are named.
 @Suite struct ImageSniffTests {
   static let others: [(bytes: [UInt8], name: String)] = [
-    (Array("GIF89a\u{1}\0\u{1}\0\0\0\0;".utf8), "GIF"),
-    (Array("GIF87a".utf8) + [1, 0, 1, 0], "GIF"),
     (Array("BM".utf8) + [0x3A, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0], "BMP"),
-    (Array("RIFF".utf8) + [0x1A, 0, 0, 0] + Array("WEBPVP8L".utf8), "WebP"),
     ([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0], "HEIC"),
     ([0, 0, 0, 0x1C] + Array("ftypmif1".utf8) + [0, 0, 0, 0], "HEIC"),
     ([0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0], "AVIF"),
@@ -32,12 +29,14 @@ import Testing
       try ImageCodec.decode(Data("<!DOCTYPE html>".utf8), name: "cat.jpg")
     }
     #expect(
-      error?.message == #"cannot load 'cat.jpg': not a PNG or JPEG file (starts with "<!DO")"#)
+      error?.message
+        == #"cannot load 'cat.jpg': not a PNG, JPEG, WebP or GIF file (starts with "<!DO")"#)
     let control = #expect(throws: MemeError.self) {
       try ImageCodec.decode(Data([0x1B, 0x5B, 0x22, 0x5C, 0x41]), name: "x")
     }
     #expect(
-      control?.message == #"cannot load 'x': not a PNG or JPEG file (starts with "\x1B[\x22\x5C")"#)
+      control?.message
+        == #"cannot load 'x': not a PNG, JPEG, WebP or GIF file (starts with "\x1B[\x22\x5C")"#)
   }
 
   @Test func emptyFileSaysSo() {
@@ -52,6 +51,7 @@ import Testing
     #expect(try ImageCodec.decode(png, name: "really-a-png.jpg").format == .png)
     #expect(ImageCodec.sniff(jpeg) == .jpeg)
     #expect(ImageCodec.sniff(png) == .png)
-    #expect(ImageCodec.sniff(Data("GIF89a".utf8)) == nil)
+    #expect(ImageCodec.sniff(Data("GIF89a".utf8)) == .gif)
+    #expect(ImageCodec.sniff(Data("BM".utf8)) == nil)
   }
 }

@@ -108,7 +108,7 @@ import Testing
 
   /// A 1×65,501 strip is a fine PNG but no JPEG: the error says so and names the way out.
   @Test func aJPEGTallerThanLibjpegAllowsIsRefusedInWords() throws {
-    let strip = RGBAImage(width: 1, height: MemeRenderer.jpegMaxDimension + 1)
+    let strip = RGBAImage(width: 1, height: (ImageFormat.jpeg.maxDimension ?? 0) + 1)
     #expect(
       throws: MemeError(
         "cannot write a JPEG of 1×65501 pixels: a JPEG is at most 65500 pixels on a side; "
@@ -119,7 +119,7 @@ import Testing
     let png = try renderer.render(strip, top: "", bottom: "", font: "Anton", format: .png)
     #expect(png.size == PixelSize(width: 1, height: 65501))
     // At the limit it is still a JPEG.
-    let tallest = RGBAImage(width: 1, height: MemeRenderer.jpegMaxDimension)
+    let tallest = RGBAImage(width: 1, height: (ImageFormat.jpeg.maxDimension ?? 0))
     let jpeg = try renderer.render(tallest, top: "", bottom: "", font: "Anton", format: .jpeg)
     #expect(ImageCodec.sniff(jpeg.data) == .jpeg)
   }
@@ -217,10 +217,10 @@ import Testing
   func everyCompressionSettingRoundTrips(
     libdeflate: Bool, level: Int, filter: Int, threads: Int, strategy: Int
   ) throws {
-    let compression = MemeRenderer.PNGCompression(
+    let compression = EncodeSettings.PNGCompression(
       useLibdeflate: libdeflate, level: level, filter: filter, threads: threads,
       strategy: strategy)
-    let renderer = MemeRenderer(catalog: .standard(), pngCompression: compression)
+    let renderer = MemeRenderer(catalog: .standard(), settings: EncodeSettings(png: compression))
     for photo in [
       Self.photo(width: 300, height: 200),
       Self.photo(width: 97, height: 131) { x, y in UInt8((x * y) % 256) },

@@ -40,9 +40,9 @@ guard arguments.count == 2 else {
   exit(2)
 }
 let (input, output) = (arguments[0], arguments[1])
-let format: ImageFormat = output.lowercased().hasSuffix(".png") ? .png : .jpeg
+let format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) ?? .jpeg
 
-var compression = MemeRenderer.pngCompression
+var compression = EncodeSettings.PNGCompression.standard
 if let pngSpec {
   let parts = pngSpec.split(separator: ":").map(String.init)
   guard parts.count == 4 || parts.count == 5, let level = Int(parts[1]),
@@ -53,7 +53,7 @@ if let pngSpec {
       Data("error: --png METHOD:LEVEL:FILTER:THREADS[:STRATEGY]\n".utf8))
     exit(2)
   }
-  compression = MemeRenderer.PNGCompression(
+  compression = EncodeSettings.PNGCompression(
     useLibdeflate: parts[0] == "deflate", level: level, filter: filter, threads: threads,
     strategy: strategy)
 }
@@ -137,14 +137,14 @@ do {
         sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], sorted.count, drawn))
   }
   let state = EditorState(picture: picture, top: top, bottom: bottom, font: font)
-  let renderer = MemeRenderer(catalog: .standard(), pngCompression: compression)
+  let renderer = MemeRenderer(catalog: .standard(), settings: EncodeSettings(png: compression))
   if slow {
     var image = try picture.image
     _ = try renderer.captions.draw(into: &image, top: top, bottom: bottom, font: font)
     lap("captions")
     let recipe = MemeRecipe(
       top: top, bottom: bottom, font: font, crop: .off, originalSHA256: picture.sha256)
-    let data = try ImageCodec.encode(image, as: format, options: EncodeOptions(recipe: recipe))
+    let data = try ImageCodec.encode(image, as: format, settings: EncodeSettings(recipe: recipe))
     lap("encode")
     let thumbnail = try ImageCodec.encode(ImageOps.scaled(image, toFit: 256, 256), as: .png)
     lap("thumbnail")

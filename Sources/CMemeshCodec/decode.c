@@ -1,7 +1,6 @@
-#include "memesh_shim.h"
+#include "memesh_decode.h"
 
 #include <limits.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -17,11 +16,9 @@
 #include <libdeflate.h>
 #include <png.h>
 
-int memesh_shim_version(void) { return 2; }
-
 enum { MESSAGE_SIZE = 256, MAX_WARNINGS = 8 };
 
-static const char recipe_keyword[] = "memesh:recipe";
+static const char recipe_keyword[] = MEMESH_RECIPE_KEYWORD;
 
 // MARK: - Collected messages
 
@@ -531,7 +528,7 @@ int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_
   }
   decoder->source_width = decoder->jpeg.image_width;
   decoder->source_height = decoder->jpeg.image_height;
-  if (memesh_decoder_scale_jpeg(decoder, scale_denom) != MEMESH_OK) return MEMESH_ERROR;
+  if (memesh_decoder_scale(decoder, scale_denom) != MEMESH_OK) return MEMESH_ERROR;
 
   for (jpeg_saved_marker_ptr marker = decoder->jpeg.marker_list; marker != NULL;
        marker = marker->next) {
@@ -551,8 +548,8 @@ int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_
   return MEMESH_OK;
 }
 
-int memesh_decoder_scale_jpeg(memesh_decoder *decoder, int scale_denom) {
-  if (decoder->kind != 2) return MEMESH_ERROR;
+int memesh_decoder_scale(memesh_decoder *decoder, int scale_denom) {
+  if (decoder->kind != 2) return MEMESH_OK;
   if (setjmp(decoder->failure.jump)) return MEMESH_ERROR;
   if (scale_denom < 1) scale_denom = 1;
   if (scale_denom > 8) scale_denom = 8;
@@ -635,356 +632,6 @@ int memesh_decoder_read(memesh_decoder *decoder, uint8_t *rgba) {
   if (status == MEMESH_OK) progress_rows(decoder->progress, decoder->height);
   progress_done(decoder->progress, status);
   return status;
-}
-
-// MARK: - PNG encoding
-
-/// A growing output buffer for libpng's write callback.
-struct output_buffer {
-  uint8_t *data;
-  size_t size, capacity;
-};
-
-static void png_write_function(png_structp png, png_bytep bytes, size_t length) {
-  struct output_buffer *output = png_get_io_ptr(png);
-  if (length > output->capacity - output->size) {
-    size_t capacity = output->capacity < 65536 ? 65536 : output->capacity;
-    while (capacity - output->size < length) {
-      if (capacity > SIZE_MAX / 2) png_error(png, "out of memory");
-      capacity *= 2;
-    }
-    uint8_t *grown = realloc(output->data, capacity);
-    if (grown == NULL) png_error(png, "out of memory");
-    output->data = grown;
-    output->capacity = capacity;
-  }
-  memcpy(output->data + output->size, bytes, length);
-  output->size += length;
-}
-
-static void png_flush_function(png_structp png) { (void)png; }
-
-static inline uint8_t paeth(int left, int up, int up_left) {
-  int estimate = left + up - up_left;
-  int distance_left = abs(estimate - left), distance_up = abs(estimate - up),
-      distance_up_left = abs(estimate - up_left);
-  if (distance_left <= distance_up && distance_left <= distance_up_left) return (uint8_t)left;
-  if (distance_up <= distance_up_left) return (uint8_t)up;
-  return (uint8_t)up_left;
-}
-
-/// Filters one row (`row`, the row above `prior` or NULL) with PNG filter `type` into `out`.
-static void filter_row(int type, const uint8_t *row, const uint8_t *prior, size_t length,
-                       size_t pixel_bytes, uint8_t *out) {
-  for (size_t index = 0; index < length; index++) {
-    int left = index >= pixel_bytes ? row[index - pixel_bytes] : 0;
-    int up = prior != NULL ? prior[index] : 0;
-    int up_left = prior != NULL && index >= pixel_bytes ? prior[index - pixel_bytes] : 0;
-    int predicted = 0;
-    switch (type) {
-    case 1: predicted = left; break;
-    case 2: predicted = up; break;
-    case 3: predicted = (left + up) / 2; break;
-    case 4: predicted = paeth(left, up, up_left); break;
-    default: break;
-    }
-    out[index] = (uint8_t)(row[index] - predicted);
-  }
-}
-
-static size_t filtered_cost(const uint8_t *filtered, size_t length) {
-  size_t cost = 0;
-  for (size_t index = 0; index < length; index++) {
-    cost += filtered[index] < 128 ? filtered[index] : 256 - filtered[index];
-  }
-  return cost;
-}
-
-/// One thread's share of the rows for the libdeflate path.
-struct filter_job {
-  const uint8_t *rgba;
-  uint32_t width, first_row, end_row;
-  int keep_alpha, filter;
-  uint8_t *filtered;  // (1 + width * channels) bytes per row, for every row of the image
-  int failed;
-};
-
-static void *filter_rows(void *argument) {
-  struct filter_job *job = argument;
-  size_t channels = job->keep_alpha ? 4 : 3;
-  size_t length = (size_t)job->width * channels;
-  uint8_t *buffers = malloc(length * (job->filter == 5 ? 4 : 2));
-  if (buffers == NULL) {
-    job->failed = 1;
-    return NULL;
-  }
-  uint8_t *current = buffers, *prior = buffers + length, *scratch = buffers + 2 * length;
-  for (uint32_t row = job->first_row == 0 ? 0 : job->first_row - 1; row < job->end_row; row++) {
-    const uint8_t *source = job->rgba + (size_t)row * job->width * 4;
-    if (job->keep_alpha) {
-      memcpy(current, source, length);
-    } else {
-      for (size_t pixel = 0; pixel < job->width; pixel++) {
-        current[pixel * 3] = source[pixel * 4];
-        current[pixel * 3 + 1] = source[pixel * 4 + 1];
-        current[pixel * 3 + 2] = source[pixel * 4 + 2];
-      }
-    }
-    if (row >= job->first_row) {
-      uint8_t *out = job->filtered + (size_t)row * (length + 1);
-      const uint8_t *above = row == 0 ? NULL : prior;
-      if (job->filter == 5) {
-        // Sub, Up, Paeth: keep the one with the smallest sum of absolute differences.
-        static const int types[] = {1, 2, 4};
-        size_t best_cost = SIZE_MAX;
-        for (int choice = 0; choice < 3; choice++) {
-          uint8_t *candidate = scratch + (choice % 2) * length;
-          filter_row(types[choice], current, above, length, channels, candidate);
-          size_t cost = filtered_cost(candidate, length);
-          if (cost < best_cost) {
-            best_cost = cost;
-            out[0] = (uint8_t)types[choice];
-            memcpy(out + 1, candidate, length);
-          }
-        }
-      } else {
-        out[0] = (uint8_t)job->filter;
-        filter_row(job->filter, current, above, length, channels, out + 1);
-      }
-    }
-    uint8_t *swap = prior;
-    prior = current;
-    current = swap;
-  }
-  free(buffers);
-  return NULL;
-}
-
-/// Filters every row (in two threads when asked) and deflates them into one zlib stream.
-static int deflate_image(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
-                         memesh_png_settings settings, uint8_t **out, size_t *out_size) {
-  size_t row_size = 1 + (size_t)width * (keep_alpha ? 4 : 3);
-  size_t total = row_size * height;
-  uint8_t *filtered = malloc(total);
-  if (filtered == NULL) return MEMESH_ERROR;
-  struct filter_job jobs[2];
-  int job_count = settings.threads >= 2 && height >= 64 ? 2 : 1;
-  for (int index = 0; index < job_count; index++) {
-    jobs[index] = (struct filter_job){rgba, width, (uint32_t)((uint64_t)height * index / job_count),
-                                      (uint32_t)((uint64_t)height * (index + 1) / job_count),
-                                      keep_alpha, settings.filter, filtered, 0};
-  }
-  pthread_t thread;
-  int threaded = job_count == 2 && pthread_create(&thread, NULL, filter_rows, &jobs[1]) == 0;
-  filter_rows(&jobs[0]);
-  if (threaded) pthread_join(thread, NULL);
-  else if (job_count == 2) filter_rows(&jobs[1]);
-  if (jobs[0].failed || (job_count == 2 && jobs[1].failed)) {
-    free(filtered);
-    return MEMESH_ERROR;
-  }
-  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(settings.level);
-  if (compressor == NULL) {
-    free(filtered);
-    return MEMESH_ERROR;
-  }
-  size_t bound = libdeflate_zlib_compress_bound(compressor, total);
-  uint8_t *compressed = malloc(bound);
-  size_t size = compressed == NULL ? 0
-                                   : libdeflate_zlib_compress(compressor, filtered, total,
-                                                              compressed, bound);
-  libdeflate_free_compressor(compressor);
-  free(filtered);
-  if (size == 0) {
-    free(compressed);
-    return MEMESH_ERROR;
-  }
-  *out = compressed;
-  *out_size = size;
-  return MEMESH_OK;
-}
-
-int memesh_encode_png(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
-                      const char *recipe, memesh_png_settings settings, uint8_t **out,
-                      size_t *out_size, char *message, size_t message_size) {
-  *out = NULL;
-  *out_size = 0;
-  struct failure *failure = calloc(1, sizeof *failure);
-  struct output_buffer *output = calloc(1, sizeof *output);
-  uint8_t *volatile compressed = NULL;
-  png_structp volatile png = NULL;
-  png_infop volatile info = NULL;
-  if (failure == NULL || output == NULL) {
-    snprintf(message, message_size, "out of memory");
-    free(failure);
-    free(output);
-    return MEMESH_ERROR;
-  }
-  png = png_create_write_struct(PNG_LIBPNG_VER_STRING, failure, png_error_function,
-                                png_warning_function);
-  if (png != NULL) info = png_create_info_struct(png);
-  if (png == NULL || info == NULL) {
-    snprintf(message, message_size, "out of memory");
-    png_structp png_copy = png;
-    png_infop info_copy = info;
-    png_destroy_write_struct(&png_copy, &info_copy);
-    free(failure);
-    free(output);
-    return MEMESH_ERROR;
-  }
-  if (setjmp(png_jmpbuf(png))) {
-    snprintf(message, message_size, "%s", failure->message);
-    png_structp png_copy = png;
-    png_infop info_copy = info;
-    png_destroy_write_struct(&png_copy, &info_copy);
-    free(compressed);
-    free(output->data);
-    free(output);
-    free(failure);
-    return MEMESH_ERROR;
-  }
-  png_set_write_fn(png, output, png_write_function, png_flush_function);
-  png_set_IHDR(png, info, width, height, 8,
-               keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  if (recipe != NULL) {
-    png_text text;
-    memset(&text, 0, sizeof text);
-    text.compression = PNG_ITXT_COMPRESSION_NONE;
-    text.key = (png_charp)recipe_keyword;
-    text.text = (png_charp)recipe;
-    text.itxt_length = strlen(recipe);
-    text.lang = (png_charp) "";
-    text.lang_key = (png_charp) "";
-    png_set_text(png, info, &text, 1);
-  }
-  if (settings.use_libdeflate) {
-    png_write_info(png, info);
-    uint8_t *stream = NULL;
-    size_t stream_size = 0;
-    if (deflate_image(rgba, width, height, keep_alpha, settings, &stream, &stream_size) !=
-        MEMESH_OK) {
-      png_error(png, "out of memory while compressing");
-    }
-    compressed = stream;
-    // libpng writes the chunk framing and CRCs; IDATs of 1 MiB like most writers.
-    for (size_t offset = 0; offset < stream_size; offset += 1 << 20) {
-      size_t length = stream_size - offset < (1u << 20) ? stream_size - offset : 1u << 20;
-      png_write_chunk(png, (png_const_bytep) "IDAT", stream + offset, length);
-    }
-    png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
-    compressed = NULL;
-    free(stream);
-  } else {
-    png_set_compression_level(png, settings.level);
-    static const int masks[] = {PNG_FILTER_NONE, PNG_FILTER_SUB,   PNG_FILTER_UP,
-                                PNG_FILTER_AVG,  PNG_FILTER_PAETH, PNG_FILTER_SUB | PNG_FILTER_UP |
-                                                                       PNG_FILTER_PAETH,
-                                PNG_ALL_FILTERS};
-    int filter = settings.filter < 0 || settings.filter > 6 ? 2 : settings.filter;
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, masks[filter]);
-    png_write_info(png, info);
-    if (!keep_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
-    for (uint32_t row = 0; row < height; row++) {
-      png_write_row(png, (png_const_bytep)(rgba + (size_t)row * width * 4));
-    }
-    png_write_end(png, NULL);
-  }
-  png_structp png_copy = png;
-  png_infop info_copy = info;
-  png_destroy_write_struct(&png_copy, &info_copy);
-  *out = output->data;
-  *out_size = output->size;
-  free(output);
-  free(failure);
-  return MEMESH_OK;
-}
-
-// MARK: - JPEG encoding
-
-/// Everything one JPEG encode needs, on the heap so nothing changes between setjmp and longjmp.
-struct jpeg_encoder {
-  struct failure failure;
-  struct jpeg_compress_struct jpeg;
-  struct jpeg_error_mgr error;
-  unsigned char *buffer;
-  unsigned long size;
-  uint8_t *row;
-};
-
-int memesh_encode_jpeg(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
-                       const char *recipe, uint8_t **out, size_t *out_size, char *message,
-                       size_t message_size) {
-  *out = NULL;
-  *out_size = 0;
-  struct jpeg_encoder *encoder = calloc(1, sizeof *encoder);
-  if (encoder == NULL) {
-    snprintf(message, message_size, "out of memory");
-    return MEMESH_ERROR;
-  }
-  install_jpeg_errors(&encoder->error);
-  encoder->jpeg.err = &encoder->error;
-  if (setjmp(encoder->failure.jump)) {
-    snprintf(message, message_size, "%s", encoder->failure.message);
-    jpeg_destroy_compress(&encoder->jpeg);
-    free(encoder->buffer);
-    free(encoder->row);
-    free(encoder);
-    return MEMESH_ERROR;
-  }
-  jpeg_create_compress(&encoder->jpeg);
-  encoder->jpeg.client_data = &encoder->failure;
-  jpeg_mem_dest(&encoder->jpeg, &encoder->buffer, &encoder->size);
-  encoder->jpeg.image_width = width;
-  encoder->jpeg.image_height = height;
-  encoder->jpeg.input_components = 3;
-  encoder->jpeg.in_color_space = JCS_RGB;
-  jpeg_set_defaults(&encoder->jpeg);
-  jpeg_set_quality(&encoder->jpeg, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
-  encoder->row = malloc((size_t)width * 3 + 1);
-  if (encoder->row == NULL) {
-    set_message(&encoder->failure, "out of memory");
-    longjmp(encoder->failure.jump, 1);
-  }
-  jpeg_start_compress(&encoder->jpeg, TRUE);
-  if (recipe != NULL) {
-    size_t length = strlen(recipe);
-    if (length + sizeof recipe_keyword > 65533) {
-      set_message(&encoder->failure, "the recipe is too long for a JPEG comment");
-      longjmp(encoder->failure.jump, 1);
-    }
-    jpeg_write_m_header(&encoder->jpeg, JPEG_COM,
-                        (unsigned int)(length + sizeof recipe_keyword));
-    for (const char *byte = recipe_keyword; *byte != 0; byte++) {
-      jpeg_write_m_byte(&encoder->jpeg, *byte);
-    }
-    jpeg_write_m_byte(&encoder->jpeg, ' ');
-    for (size_t index = 0; index < length; index++) {
-      jpeg_write_m_byte(&encoder->jpeg, (unsigned char)recipe[index]);
-    }
-  }
-  while (encoder->jpeg.next_scanline < height) {
-    const uint8_t *source = rgba + (size_t)encoder->jpeg.next_scanline * width * 4;
-    // JPEG has no alpha: transparent parts are shown over white.
-    for (size_t pixel = 0; pixel < width; pixel++) {
-      unsigned alpha = source[pixel * 4 + 3];
-      for (size_t channel = 0; channel < 3; channel++) {
-        unsigned value = source[pixel * 4 + channel];
-        encoder->row[pixel * 3 + channel] =
-            alpha == 255 ? (uint8_t)value
-                         : (uint8_t)(multiply_255(value, alpha) + multiply_255(255, 255 - alpha));
-      }
-    }
-    JSAMPROW rows[1] = {encoder->row};
-    jpeg_write_scanlines(&encoder->jpeg, rows, 1);
-  }
-  jpeg_finish_compress(&encoder->jpeg);
-  jpeg_destroy_compress(&encoder->jpeg);
-  *out = encoder->buffer;
-  *out_size = encoder->size;
-  free(encoder->row);
-  free(encoder);
-  return MEMESH_OK;
 }
 
 void memesh_free(void *pointer) { free(pointer); }

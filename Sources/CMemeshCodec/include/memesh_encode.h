@@ -3,12 +3,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "memesh_shim.h"
+#include "memesh_decode.h"
 
 /* Encoding straight from row pointers, so a meme is written without assembling a copy of the
    whole picture: the rows point into the decoded photo, and the captions are drawn, row by row,
    into a small scratch row by whichever thread reads a row they cover (the encoder's, the
-   thumbnail's). libjpeg's errors longjmp, so this lives in the shim. */
+   thumbnail's). Why C: the compositing and the row loops (filtering, RGBA to ARGB, the box
+   filter) touch every pixel of a 12-MP meme while it is shared, and C's pointer loops
+   vectorize; libjpeg's and libpng's errors longjmp, which Swift cannot catch. */
 
 /// A glyph bitmap placed in the picture: `width * height` coverage bytes, or premultiplied
 /// B G R A for a color glyph, its top-left pixel at (`x`, `y`).
@@ -59,8 +61,8 @@ typedef struct memesh_rows {
   const memesh_overlay *overlay;
 } memesh_rows;
 
-/// How memesh_encode_png_rows compresses (MemeRenderer.swift has the measured choice).
-typedef struct memesh_png_options {
+/// How PNG rows are compressed (MemeRenderer.swift has the measured choice).
+typedef struct memesh_png_compression {
   /// 0: zlib (streaming, split over `threads` like pigz); 1: libdeflate (whole image at once).
   int use_libdeflate;
   /// zlib level 0–9 or libdeflate level 0–12.
@@ -72,23 +74,52 @@ typedef struct memesh_png_options {
   int threads;
   /// zlib strategy (ignored by libdeflate): 0 default, 1 filtered, 2 Huffman only, 3 RLE.
   int strategy;
-} memesh_png_options;
+} memesh_png_compression;
+
+/// How to encode a meme, one value for every format: each encoder reads the fields it uses.
+typedef struct memesh_encode_settings {
+  /// JPEG and lossy WebP quality, 1–100.
+  int quality;
+  /// WebP: 1 lossless, 0 lossy.
+  int lossless;
+  /// WebP: libwebp's method, 0 (fastest) to 6 (smallest).
+  int effort;
+  memesh_png_compression png;
+  /// The recipe text (NUL-terminated UTF-8) or NULL: a PNG iTXt chunk, a JPEG COM segment.
+  const char *recipe;
+  /// The recipe as an XMP packet (NUL-terminated) or NULL: a WebP XMP chunk.
+  const char *recipe_xmp;
+  /// The photo's RGB colour profile (ICC) to embed, or NULL.
+  const uint8_t *icc;
+  size_t icc_size;
+} memesh_encode_settings;
+
+/// One encoder: `image` to a file in `*out` (malloc'd, free with memesh_free) of `*out_size`
+/// bytes; on failure MEMESH_ERROR with the reason in `message`.
+typedef int (*memesh_rows_encoder)(const memesh_rows *image,
+                                   const memesh_encode_settings *settings, uint8_t **out,
+                                   size_t *out_size, char *message, size_t message_size);
 
 /// 1 when every pixel's alpha is 255 (`image->opaque` when known).
 int memesh_rows_opaque(const memesh_rows *image);
 
-/// Baseline JPEG at `quality` (alpha composited over white); `recipe` (or NULL) becomes a COM
-/// segment "memesh:recipe …"; `icc` (or NULL) is embedded as the colour profile (APP2).
-/// On success `*out` is malloc'd; free it with memesh_free.
-int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *recipe,
-                            const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
-                            char *message, size_t message_size);
+/// Baseline JPEG at `settings->quality` (alpha composited over white), in two halves on two
+/// threads for large pictures; the recipe as a COM segment "memesh:recipe …", the profile as
+/// APP2 markers. Why C: libjpeg's errors longjmp.
+int memesh_encode_jpeg_rows(const memesh_rows *image, const memesh_encode_settings *settings,
+                            uint8_t **out, size_t *out_size, char *message, size_t message_size);
 
-/// PNG, RGB when `keep_alpha` is 0; `recipe` (or NULL) becomes an iTXt chunk `memesh:recipe`;
-/// `icc` (or NULL) an iCCP chunk when it is an RGB profile libpng accepts (else left out).
-int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char *recipe,
-                           const uint8_t *icc, size_t icc_size, memesh_png_options options,
+/// PNG, RGB when every pixel is opaque, filtered here and compressed as `settings->png` says;
+/// the recipe as an iTXt chunk `memesh:recipe`, the profile as iCCP when libpng accepts it (else
+/// left out). Why C: libpng's errors longjmp; the filters run over every byte.
+int memesh_encode_png_rows(const memesh_rows *image, const memesh_encode_settings *settings,
                            uint8_t **out, size_t *out_size, char *message, size_t message_size);
+
+/// WebP, lossy at `settings->quality` or lossless, with `settings->effort`; the profile as an
+/// ICCP chunk and `settings->recipe_xmp` as an XMP chunk. Why C: the rows (with captions drawn)
+/// are turned into libwebp's ARGB picture pixel by pixel.
+int memesh_encode_webp_rows(const memesh_rows *image, const memesh_encode_settings *settings,
+                            uint8_t **out, size_t *out_size, char *message, size_t message_size);
 
 /// Box-filter reduction (alpha-weighted) of `image` to `out_width`×`out_height` RGBA8 pixels.
 void memesh_downscale_rows(const memesh_rows *image, uint32_t out_width, uint32_t out_height,
@@ -104,25 +135,5 @@ void memesh_downscale_band(const memesh_rows *image, uint32_t out_width, uint32_
 /// ended without them (then `out` is partly written).
 int memesh_downscale_following(const memesh_rows *image, uint32_t out_width,
                                uint32_t out_height, uint8_t *out, memesh_progress *progress);
-
-/// What memesh_render_rows writes: the encoded file and, when asked, a thumbnail.
-typedef struct memesh_render_request {
-  /// 0 JPEG, 1 PNG.
-  int png;
-  int jpeg_quality;
-  int keep_alpha;
-  memesh_png_options png_options;
-  const char *recipe;
-  /// The photo's RGB colour profile to embed (NULL: none).
-  const uint8_t *icc;
-  size_t icc_size;
-  /// Thumbnail size (0×0: none) and where its RGBA8 pixels go.
-  uint32_t thumbnail_width, thumbnail_height;
-  uint8_t *thumbnail;
-} memesh_render_request;
-
-/// Encodes and makes the thumbnail at the same time (the thumbnail on a second thread).
-int memesh_render_rows(const memesh_rows *image, const memesh_render_request *request,
-                       uint8_t **out, size_t *out_size, char *message, size_t message_size);
 
 #endif

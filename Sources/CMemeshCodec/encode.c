@@ -1,7 +1,7 @@
 // Encoding memes from row pointers (see memesh_encode.h): JPEG with libjpeg-turbo, PNG with
 // zlib split over two threads (or libdeflate), a box-filtered thumbnail on a second thread.
 #include "memesh_encode.h"
-#include "memesh_shim.h"
+#include "rows.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -17,7 +17,7 @@
 
 enum { ENCODE_MESSAGE_SIZE = 256 };
 
-static const char encode_recipe_keyword[] = "memesh:recipe";
+static const char encode_recipe_keyword[] = MEMESH_RECIPE_KEYWORD;
 
 static inline uint8_t over_white(unsigned value, unsigned alpha) {
   // value × alpha / 255 + 255 × (255 − alpha) / 255, rounded.
@@ -182,7 +182,7 @@ static size_t meme_row_scratch_size(const memesh_rows *image) {
 
 /// Row `row` of the meme: the photo's own row, or, where a caption is, a copy in `scratch`
 /// (meme_row_scratch_size bytes, one per thread) with the caption drawn on it.
-static const uint8_t *meme_row(const memesh_rows *image, uint32_t row, uint8_t *scratch) {
+const uint8_t *meme_row(const memesh_rows *image, uint32_t row, uint8_t *scratch) {
   if (image->overlay == NULL || scratch == NULL || !memesh_overlay_covers(image->overlay, row)) {
     return image->rows[row];
   }
@@ -194,12 +194,12 @@ static const uint8_t *meme_row(const memesh_rows *image, uint32_t row, uint8_t *
 
 /// Scratch for meme_row when `image` has an overlay (NULL otherwise, or when out of memory:
 /// missing_scratch tells).
-static uint8_t *meme_row_scratch(const memesh_rows *image) {
+uint8_t *meme_row_scratch(const memesh_rows *image) {
   return image->overlay != NULL ? malloc(meme_row_scratch_size(image)) : NULL;
 }
 
 /// 1 when meme_row_scratch failed.
-static int missing_scratch(const memesh_rows *image, const uint8_t *scratch) {
+int missing_scratch(const memesh_rows *image, const uint8_t *scratch) {
   return image->overlay != NULL && scratch == NULL;
 }
 
@@ -446,9 +446,12 @@ static uint8_t *splice_jpeg(uint8_t *first, size_t first_size, const uint8_t *se
   return joined;
 }
 
-int memesh_encode_jpeg_rows(const memesh_rows *image, int quality, const char *recipe,
-                            const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
-                            char *message, size_t message_size) {
+int memesh_encode_jpeg_rows(const memesh_rows *image, const memesh_encode_settings *settings,
+                            uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+  int quality = settings->quality;
+  const char *recipe = settings->recipe;
+  const uint8_t *icc = settings->icc;
+  size_t icc_size = settings->icc_size;
   // Large pictures are encoded as two halves on two threads, joined at a restart marker (every
   // MCU row restarts, which costs a few bytes per row). The halves split on a 16-row boundary,
   // so the decoded pixels are the same as from one pass.
@@ -630,7 +633,7 @@ static void row_filter_next(struct row_filter *filter, uint32_t row, uint8_t *ou
 /// or the stream's end for the last part, as pigz does.
 struct png_part {
   const memesh_rows *image;
-  memesh_png_options options;
+  memesh_png_compression options;
   int keep_alpha, last;
   uint32_t first_row, end_row;
   uint8_t *data;
@@ -744,7 +747,7 @@ static void *filter_part_rows(void *argument) {
 
 /// The zlib stream of the filtered image, as one or two parts (`parts` filled, count returned;
 /// the caller frees parts[i].data). 0 on failure.
-static int compress_image(const memesh_rows *image, int keep_alpha, memesh_png_options options,
+static int compress_image(const memesh_rows *image, int keep_alpha, memesh_png_compression options,
                           struct png_part parts[2], uint8_t header[2], uint8_t trailer[4]) {
   int count = options.threads >= 2 && image->height >= 64 ? 2 : 1;
   memset(parts, 0, 2 * sizeof parts[0]);
@@ -873,9 +876,14 @@ static int png_icc_acceptable(const uint8_t *icc, size_t icc_size) {
   return accepted;
 }
 
-int memesh_encode_png_rows(const memesh_rows *image, int keep_alpha, const char *recipe,
-                           const uint8_t *icc, size_t icc_size, memesh_png_options options,
+int memesh_encode_png_rows(const memesh_rows *image, const memesh_encode_settings *settings,
                            uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+  // RGB when every pixel is opaque: a quarter fewer bytes to filter and compress.
+  int keep_alpha = !memesh_rows_opaque(image);
+  const char *recipe = settings->recipe;
+  const uint8_t *icc = settings->icc;
+  size_t icc_size = settings->icc_size;
+  memesh_png_compression options = settings->png;
   *out = NULL;
   *out_size = 0;
   struct png_part parts[2];
@@ -1096,38 +1104,4 @@ static int downscale_band(const memesh_rows *image, uint32_t out_width, uint32_t
   free(weighted);
   free(scratch);
   return complete;
-}
-
-// MARK: - Encode and thumbnail together
-
-struct thumbnail_job {
-  const memesh_rows *image;
-  const memesh_render_request *request;
-};
-
-static void *make_thumbnail(void *argument) {
-  struct thumbnail_job *job = argument;
-  memesh_downscale_rows(job->image, job->request->thumbnail_width,
-                        job->request->thumbnail_height, job->request->thumbnail);
-  return NULL;
-}
-
-int memesh_render_rows(const memesh_rows *image, const memesh_render_request *request,
-                       uint8_t **out, size_t *out_size, char *message, size_t message_size) {
-  struct thumbnail_job job = {image, request};
-  int wants_thumbnail =
-      request->thumbnail != NULL && request->thumbnail_width > 0 && request->thumbnail_height > 0;
-  pthread_t thread;
-  int threaded = wants_thumbnail && pthread_create(&thread, NULL, make_thumbnail, &job) == 0;
-  int status = request->png
-                   ? memesh_encode_png_rows(image, request->keep_alpha, request->recipe,
-                                            request->icc, request->icc_size,
-                                            request->png_options, out, out_size, message,
-                                            message_size)
-                   : memesh_encode_jpeg_rows(image, request->jpeg_quality, request->recipe,
-                                             request->icc, request->icc_size, out, out_size,
-                                             message, message_size);
-  if (threaded) pthread_join(thread, NULL);
-  else if (wants_thumbnail) make_thumbnail(&job);
-  return status;
 }

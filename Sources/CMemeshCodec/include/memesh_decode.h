@@ -1,20 +1,14 @@
-#ifndef MEMESH_SHIM_H
-#define MEMESH_SHIM_H
+#ifndef MEMESH_DECODE_H
+#define MEMESH_DECODE_H
 #include <stddef.h>
 #include <stdint.h>
 
-/* memesh's only C: libpng and libjpeg report fatal errors with longjmp, which Swift cannot
-   catch. Every call that can fail lives here and returns a status with a message instead.
-   Nothing here prints: library messages are collected and handed to Swift. */
+#include "memesh_codec.h"
 
-/// Version of this shim, to check linking from Swift.
-int memesh_shim_version(void);
-
-/// Status codes of every memesh_ call that can fail.
-enum {
-  MEMESH_OK = 0,
-  MEMESH_ERROR = 1,
-};
+/* PNG and JPEG decoding. Why C: libpng and libjpeg report fatal errors with longjmp, which
+   Swift cannot catch, so every call that can fail lives here and returns a status with a
+   message instead. Nothing here prints: library messages are collected and handed to Swift.
+   (libwebp and giflib return status codes and are called from Swift directly.) */
 
 // MARK: - Decoding
 
@@ -34,8 +28,9 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
 /// refuses images over `max_pixels` and, while decoding, files with more than `max_scans` scans.
 int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_t size,
                              uint64_t max_pixels, int max_scans, int scale_denom);
-/// Asks libjpeg for a DCT-scaled output (1/`scale_denom` of the size, 1…8) after opening a JPEG.
-int memesh_decoder_scale_jpeg(memesh_decoder *decoder, int scale_denom);
+/// Asks libjpeg for a DCT-scaled output (1/`scale_denom` of the size, 1…8) after opening a JPEG;
+/// other formats keep their size.
+int memesh_decoder_scale(memesh_decoder *decoder, int scale_denom);
 /// Output width after memesh_decoder_open_*.
 uint32_t memesh_decoder_width(const memesh_decoder *decoder);
 /// Output height after memesh_decoder_open_*.
@@ -64,33 +59,7 @@ const uint8_t *memesh_decoder_icc(const memesh_decoder *decoder, size_t *size);
 /// colour space is RGB, the only kind that describes memesh's RGB output.
 int memesh_icc_is_rgb(const uint8_t *icc, size_t size);
 
-// MARK: - Encoding
-
-/// How memesh_encode_png compresses (see ImageCodec+Encode.swift for the measured choice).
-typedef struct memesh_png_settings {
-  /// 1: filter rows here and compress with libdeflate; 0: let libpng and zlib do both.
-  int use_libdeflate;
-  /// zlib level (0–9) or libdeflate level (0–12).
-  int level;
-  /// 0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth, 5 per row the best of Sub/Up/Paeth (sum of
-  /// absolute differences), 6 libpng's adaptive choice (zlib only).
-  int filter;
-  /// libdeflate: filter in this many threads (1 or 2).
-  int threads;
-} memesh_png_settings;
-
-/// Encodes RGBA8 as PNG: RGB when `keep_alpha` is 0. `recipe` (NUL-terminated UTF-8 or NULL)
-/// becomes an iTXt chunk `memesh:recipe`. On success `*out` is malloc'd (free with memesh_free).
-int memesh_encode_png(const uint8_t *rgba, uint32_t width, uint32_t height, int keep_alpha,
-                      const char *recipe, memesh_png_settings settings, uint8_t **out,
-                      size_t *out_size, char *message, size_t message_size);
-/// Encodes RGBA8 as baseline JPEG at `quality` (alpha is composited over white). `recipe`
-/// becomes a COM segment `memesh:recipe …`.
-int memesh_encode_jpeg(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
-                       const char *recipe, uint8_t **out, size_t *out_size, char *message,
-                       size_t message_size);
-/// Frees a buffer returned by memesh_encode_*.
-void memesh_free(void *pointer);
+// MARK: - Following a decode
 
 /// How far a decode has come, for a thread reading the rows as they are finished (the load's
 /// proxy). One per decode; free it after both sides are done with it.
