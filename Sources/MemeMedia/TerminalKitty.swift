@@ -19,8 +19,7 @@ enum TerminalKitty {
     guard cells.columns > 0, cells.rows > 0 else { return nil }
     let fitted = ImageOps.scaled(
       image, toFit: cells.columns * cellPixels.width, cells.rows * cellPixels.height)
-    guard let png = try? ImageCodec.encodePNG(fitted, recipe: nil, settings: ImageCodec.pngSettings)
-    else { return nil }
+    guard let png = try? ImageCodec.encode(fitted, as: .png) else { return nil }
     return sequences(png: png, cells: cells)
   }
 
