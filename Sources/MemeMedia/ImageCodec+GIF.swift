@@ -25,7 +25,7 @@ struct GIFAdapter: ImageAdapter {
 /// One GIF file, read up to its first image descriptor.
 final class GIFFile: ImageDecoder {
   /// Where giflib's read callback takes its bytes from.
-  private final class Source {
+  final class Source {
     let bytes: UnsafeRawBufferPointer
     var offset = 0
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
@@ -49,7 +49,7 @@ final class GIFFile: ImageDecoder {
     var error: Int32 = 0
     let context = Unmanaged.passUnretained(source).toOpaque()
     guard let gif = DGifOpen(context, GIFFile.readBytes, &error) else {
-      throw GIFFile.failure(error)
+      throw source.failure(error)
     }
     // From here every stored property is set: a throw frees `gif` in deinit.
     self.gif = gif
@@ -59,11 +59,11 @@ final class GIFFile: ImageDecoder {
     while first == nil {
       var type = UNDEFINED_RECORD_TYPE
       guard DGifGetRecordType(gif, &type) == GIF_OK else {
-        throw GIFFile.failure(gif.pointee.Error)
+        throw source.failure(gif.pointee.Error)
       }
       switch type {
       case IMAGE_DESC_RECORD_TYPE:
-        guard DGifGetImageDesc(gif) == GIF_OK else { throw GIFFile.failure(gif.pointee.Error) }
+        guard DGifGetImageDesc(gif) == GIF_OK else { throw source.failure(gif.pointee.Error) }
         first = gif.pointee.Image
       case EXTENSION_RECORD_TYPE:
         try readExtension(into: &profile)
@@ -113,7 +113,7 @@ final class GIFFile: ImageDecoder {
     var code: Int32 = 0
     var block: UnsafeMutablePointer<GifByteType>?
     guard DGifGetExtension(gif, &code, &block) == GIF_OK else {
-      throw GIFFile.failure(gif.pointee.Error)
+      throw source.failure(gif.pointee.Error)
     }
     var isProfile = false
     var firstBlock = true
@@ -132,7 +132,7 @@ final class GIFFile: ImageDecoder {
       }
       firstBlock = false
       guard DGifGetExtensionNext(gif, &block) == GIF_OK else {
-        throw GIFFile.failure(gif.pointee.Error)
+        throw source.failure(gif.pointee.Error)
       }
     }
   }
@@ -162,7 +162,7 @@ final class GIFFile: ImageDecoder {
           DGifGetLine(gif, buffer.baseAddress, Int32(width))
         }
         guard status == GIF_OK else {
-          let failure = GIFFile.failure(gif.pointee.Error)
+          let failure = source.failure(gif.pointee.Error)
           guard decodedRows > 0 else { throw failure }
           // What was decoded stays; the rest is transparent, as browsers show a cut GIF.
           warnings.append(
@@ -188,15 +188,17 @@ final class GIFFile: ImageDecoder {
     }
   }
 
-  /// giflib's error code as a reason.
-  private static func failure(_ code: Int32) -> MemeDecodeFailure {
-    switch code {
-    case D_GIF_ERR_READ_FAILED, D_GIF_ERR_EOF_TOO_SOON:
+}
+
+extension GIFFile.Source {
+  /// giflib's error code as a reason; any failure once every byte is read is the file's end
+  /// (giflib calls a colour table cut short "no screen descriptor").
+  func failure(_ code: Int32) -> MemeDecodeFailure {
+    if offset >= bytes.count || code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON {
       return MemeDecodeFailure("the file ends early")
-    case D_GIF_ERR_NOT_ENOUGH_MEM: return MemeDecodeFailure("out of memory")
-    default:
-      let reason = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
-      return MemeDecodeFailure("giflib: \(reason)")
     }
+    if code == D_GIF_ERR_NOT_ENOUGH_MEM { return MemeDecodeFailure("out of memory") }
+    let reason = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
+    return MemeDecodeFailure("giflib: \(reason)")
   }
 }

@@ -18,6 +18,16 @@ extension FuzzTarget {
     decodeBothWays(data, name: "fuzz.jpg")
   }
 
+  /// WebP bytes through libwebp (still, lossless, alpha, animated; ICCP, EXIF and XMP chunks).
+  static let webp = FuzzTarget(name: "webp", summary: "WebP file bytes") { data in
+    decodeBothWays(data, name: "fuzz.webp")
+  }
+
+  /// GIF bytes through giflib (extensions, palettes, the first frame).
+  static let gif = FuzzTarget(name: "gif", summary: "GIF file bytes") { data in
+    decodeBothWays(data, name: "fuzz.gif")
+  }
+
   /// A TIFF structure as found in a JPEG's APP1 `Exif` segment.
   static let exif = FuzzTarget(name: "exif", summary: "EXIF (TIFF) payload") { data in
     let orientation = Exif.orientation(tiff: data)
