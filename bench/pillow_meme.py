@@ -5,11 +5,18 @@
 
 Bold caps, white with a black outline, centered at the top and the bottom; the font size starts
 at a tenth of the width and shrinks until the line fits in 95% of it; the outline is 1/15 of the
-size. JPEG at quality 90, PNG at Pillow's default compression (level 6).
+size. JPEG and WebP at quality 90, PNG at Pillow's default compression (level 6).
 """
 import sys
 
 from PIL import Image, ImageDraw, ImageFont
+
+try:  # HEIC input, through pillow-heif (libheif)
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+except ImportError:
+    pass
 
 
 def fitted_font(path, text, width, draw):
@@ -38,7 +45,7 @@ def main():
         x = (width - (right - left)) // 2 - left
         y = margin - upper if at_top else height - margin - lower
         draw.text((x, y), text, font=font, fill="white", stroke_width=stroke, stroke_fill="black")
-    if output.lower().endswith((".jpg", ".jpeg")):
+    if output.lower().endswith((".jpg", ".jpeg", ".webp")):
         image.save(output, quality=90)
     else:
         image.save(output)

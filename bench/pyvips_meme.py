@@ -42,6 +42,8 @@ def main():
         image = image.extract_band(0, n=3)
     if output.lower().endswith((".jpg", ".jpeg")):
         image.jpegsave(output, Q=90)
+    elif output.lower().endswith(".webp"):
+        image.webpsave(output, Q=90)
     else:
         image.pngsave(output, compression=6)
 

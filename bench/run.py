@@ -16,6 +16,9 @@ machine hits every tool alike:
   pillow    bench/pillow_meme.py (memegen's way: ImageDraw.text with stroke_width)
   pyvips    bench/pyvips_meme.py (libvips; Pango text, outline by blur and threshold)
 
+Then a phone's HEIC (12 MP in 512×512 tiles) → JPEG meme, against the same peers (Pillow
+with pillow-heif) and a floor of libheif decode + libjpeg encode (bench/floor-heif.c).
+
 Then caption → preview (issue 7): in-process through memesh-render-bench --preview, and the
 cost of one `caption …; preview` after `load` of each input, drawn as symbols in a
 pseudo-terminal; the preview renders from the editor's proxy, so it should not grow with the
@@ -43,8 +46,8 @@ import time
 
 TOP = "one does not simply"
 BOTTOM = "benchmark memes"
-FORMATS = {"jpeg": ".jpg", "png": ".png"}
-MAGIC = {"jpeg": b"\xff\xd8\xff", "png": b"\x89PNG\r\n\x1a\n"}
+FORMATS = {"jpeg": ".jpg", "png": ".png", "webp": ".webp"}
+MAGIC = {"jpeg": b"\xff\xd8\xff", "png": b"\x89PNG\r\n\x1a\n", "webp": b"RIFF"}
 
 
 def measure(argv, env=None):
@@ -222,6 +225,31 @@ def store_section(args, scratch, count=10_000):
     return "\n".join(lines) + "\n"
 
 
+def heic_section(args, memesh_shell, convert, pillow, pyvips, scratch):
+    """HEIC → JPEG meme: a phone's photo (512×512 tiles in a grid, as phones write HEIC) to a
+    captioned JPEG. memesh is asked for no format: a HEIC picture gives a JPEG meme. The floor
+    is bench/floor-heif.c (libheif decode, libjpeg q90 encode)."""
+    def memesh(source, output, fmt, scratch):
+        home = tempfile.mkdtemp(dir=scratch)
+        script = f"load {source}; caption {TOP} | {BOTTOM}; share file {output}"
+        return [args.memesh, "--home", home, "-c", script]
+
+    tools = [Tool("memesh", memesh)]
+    if args.floor_heif:
+        tools.append(Tool("floor (C)", lambda s, o, f, d: [args.floor_heif, s, o]))
+    tools += [Tool("convert", convert), Tool("pillow", pillow)]
+    if subprocess.run([args.python, "-c", "import pyvips"], capture_output=True).returncode == 0:
+        tools.append(Tool("pyvips", pyvips))
+    source = os.path.abspath(args.heic)
+    for run in range(args.runs):
+        shift = run % len(tools)
+        for tool in tools[shift:] + tools[:shift]:
+            output = os.path.join(os.path.abspath(args.out),
+                                  f"heic-{tool.name.split()[0]}.jpg")
+            tool.run(source, output, "jpeg", scratch)
+    return table(f"{os.path.basename(args.heic)} → JPEG (HEIC in, phone layout)", tools, tools[0])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--memesh", required=True)
@@ -236,6 +264,8 @@ def main():
     parser.add_argument("--floor", default=None)
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--sizes", default=None, help="comma-separated megapixels, e.g. 12")
+    parser.add_argument("--heic", default=None, help="a phone-style HEIC for the HEIC row")
+    parser.add_argument("--floor-heif", default=None)
     args = parser.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     os.makedirs(args.out, exist_ok=True)
@@ -251,6 +281,10 @@ def main():
         return [args.render_bench, source, output, "--top", TOP, "--bottom", BOTTOM]
 
     def floor(source, output, fmt, scratch):
+        if fmt == "webp":
+            # libwebp's own tool: libjpeg decode, the encode memesh asks for (quality 90,
+            # method 2, threads), nothing else.
+            return ["cwebp", "-quiet", "-q", "90", "-m", "2", "-mt", source, "-o", output]
         return [args.floor, source, output]
 
     def pyvips(source, output, fmt, scratch):
@@ -263,7 +297,7 @@ def main():
             [args.convert.replace("convert", "identify"), "-format", "%w", source],
             capture_output=True, text=True).stdout or 1000)
         size = max(8, from_width // 10)
-        quality = ["-quality", "90"] if fmt == "jpeg" else []
+        quality = ["-quality", "90"] if fmt in ("jpeg", "webp") else []
         return [args.convert, source, "-font", font, "-pointsize", str(size), "-fill", "white",
                 "-stroke", "black", "-strokewidth", str(max(1, size // 15)),
                 "-gravity", "north", "-annotate", f"+0+{size // 4}", TOP.upper(),
@@ -325,6 +359,10 @@ def main():
                 section = table(f"{name} → {fmt.upper()}", tools, tools[0])
                 print(section, flush=True)
                 report.append(section)
+
+        if args.heic:
+            report.append(heic_section(args, memesh_shell, convert, pillow, pyvips, scratch))
+            print(report[-1], flush=True)
 
         if args.render_bench:
             lines = ["### caption → preview, in-process (MemeRenderer proxy, symbols, 80×20)", "",

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Makes the small HEIC/AVIF fixtures in Tests/MemeMediaTests/Fixtures/heif/ and the reference
-pixels libheif's own decoder gives for them, and the seeds of the heif fuzz target in
-Tests/Fuzz/corpus/heif/ (run once; the results are committed, the tests never run this).
+pixels libheif's own decoder gives for them, the seeds of the heif fuzz target in
+Tests/Fuzz/corpus/heif/ and transcripts/images/phone.heic and cat.avif (run once; the results are committed, the tests never run this).
 
 Needs Debian's libheif-examples (heif-enc, heif-convert, heif-info), libavif-bin (avifenc) and
 python3-pil; run with Debian's /usr/bin/python3.
@@ -373,6 +373,15 @@ def main():
     # Plain files as heif-enc and avifenc write them: the cat at 160×120.
     write("cat.heic", encode(cat, scratch, "cat"))
     keep_reference("cat.heic")
+    # A damaged HEVC stream: one byte of the sequence parameter set changed, so libde265
+    # refuses the picture size and prints "SPS error: CB alignment" to stderr by itself.
+    damaged = bytearray(open(os.path.join(out_dir, "cat.heic"), "rb").read())
+    damaged[258] = 0xF9
+    write("damaged-sps.heic", bytes(damaged))
+    refused = subprocess.run(["heif-convert", os.path.join(out_dir, "damaged-sps.heic"),
+                              os.path.join(scratch, "damaged.png")], capture_output=True,
+                             text=True)
+    assert refused.returncode != 0 and "SPS error" in refused.stderr, refused
     write("cat.avif", encode(cat, scratch, "cat", avif=True))
     keep_reference("cat.avif")
 
@@ -499,8 +508,14 @@ def main():
         file.write(profile)
     keep_reference("icc.heic")
 
-    # Seeds for the fuzz target (Tests/Fuzz/corpus/heif): one of each kind.
+    # Seeds for the fuzz target (Tests/Fuzz/corpus/heif): one of each kind; the iPhone-style
+    # portrait and the 10-bit AVIF for the transcripts (transcripts/heic.t).
     if out_dir == DEFAULT_OUT:
+        transcript_images = os.path.join(ROOT, "transcripts", "images")
+        shutil.copy(os.path.join(out_dir, "grid-irot-exif-6.heic"),
+                    os.path.join(transcript_images, "phone.heic"))
+        shutil.copy(os.path.join(out_dir, "cat-10bit.avif"),
+                    os.path.join(transcript_images, "cat.avif"))
         corpus = os.path.join(ROOT, "Tests", "Fuzz", "corpus", "heif")
         shutil.rmtree(corpus, ignore_errors=True)
         os.makedirs(corpus)

@@ -18,7 +18,7 @@ editing:
 > load images/missing.png
 error: cannot load 'images/missing.png': no such file
 > load images/notes.txt
-error: cannot load 'images/notes.txt': not a PNG, JPEG, WebP or GIF file (starts with "<!DO")
+error: cannot load 'images/notes.txt': not a PNG, JPEG, WebP, GIF, HEIC or AVIF file (starts with "<!DO")
 > load images
 error: cannot load 'images': is a directory
 > load

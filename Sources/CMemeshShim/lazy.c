@@ -126,7 +126,7 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(HEIF, heif_context_alloc)                                                                   \
   X(HEIF, heif_context_free)                                                                    \
   X(HEIF, heif_context_get_primary_image_handle)                                                \
-  X(HEIF, heif_context_read_from_memory)                                                        \
+  X(HEIF, heif_context_read_from_memory_without_copy)                                           \
   X(HEIF, heif_decode_image)                                                                    \
   X(HEIF, heif_decoding_options_alloc)                                                          \
   X(HEIF, heif_decoding_options_free)                                                           \

@@ -93,4 +93,15 @@ public enum ImageFormat: String, Sendable, Equatable, Codable, CaseIterable {
     default: return nil
     }
   }
+
+  /// The format a HEIF file's `ftyp` brand names: AVIF for the AV1 brands, HEIC for the HEVC
+  /// brands and the structural ones (mif1, msf1) phones write beside them; nil for any other
+  /// brand (MP4 video, QuickTime).
+  public init?(heifBrand brand: String) {
+    switch brand {
+    case "avif", "avis": self = .avif
+    case "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1": self = .heic
+    default: return nil
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MemeCore
 
 /// The few facts memesh reads from a HEIF file's boxes (ISO/IEC 14496-12 and 23008-12) itself,
 /// before libheif sees it: which brand the file says it is, and how many pictures the primary
@@ -6,21 +7,13 @@ import Foundation
 /// decodes them all. Every size and count is range-checked; a file whose boxes do not add up
 /// gives nil and is left to libheif, which then says why it refuses it.
 enum HEIFBoxes {
-  /// The brands of still HEIF pictures memesh reads: HEVC (HEIC) and AV1 (AVIF) coded, or the
-  /// structural brands those files carry.
-  static let heicBrands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis"]
-  static let avifBrands: Set<String> = ["avif", "avis"]
-  static let structuralBrands: Set<String> = ["mif1", "msf1"]
-
-  /// Whether the file is AVIF (an AV1 brand is named) or HEIC (any other HEIF brand above), by
-  /// its `ftyp` box: the major brand, then the compatible ones.
+  /// Whether the file is AVIF (an AV1 brand is named) or HEIC (any other HEIF brand), by its
+  /// `ftyp` box: the major brand, then the compatible ones (`ImageFormat(heifBrand:)`).
   static func isAVIF(_ data: Data) -> Bool? {
     guard let brands = brands(data) else { return nil }
-    if brands.contains(where: avifBrands.contains) { return true }
-    if brands.contains(where: { heicBrands.contains($0) || structuralBrands.contains($0) }) {
-      return false
-    }
-    return nil
+    let formats = brands.compactMap(ImageFormat.init(heifBrand:))
+    if formats.contains(.avif) { return true }
+    return formats.isEmpty ? nil : false
   }
 
   /// The major brand and the compatible brands of a file that starts with an `ftyp` box (those

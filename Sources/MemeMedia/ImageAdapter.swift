@@ -80,7 +80,8 @@ struct MemeDecodeFailure: Error {
 extension ImageCodec {
   /// Every format memesh reads, in the order their signatures are tried.
   static let adapters: [any ImageAdapter] = [
-    PNGAdapter(), JPEGAdapter(), WebPAdapter(), GIFAdapter(),
+    PNGAdapter(), JPEGAdapter(), WebPAdapter(), GIFAdapter(), HEIFAdapter(format: .heic),
+    HEIFAdapter(format: .avif),
   ]
 
   /// How many bytes of a file `sniff` looks at.

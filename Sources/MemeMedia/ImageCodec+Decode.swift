@@ -30,13 +30,6 @@ extension ImageCodec {
     if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
       return "TIFF"
     }
-    if ascii(4..<8) == "ftyp", let brand = ascii(8..<12) {
-      switch brand {
-      case "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1": return "HEIC"
-      case "avif", "avis": return "AVIF"
-      default: break
-      }
-    }
     if head.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) { return "JPEG 2000" }
     if head.starts(with: [0xFF, 0x0A])
       || head.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20])
@@ -88,7 +81,7 @@ extension ImageCodec {
       "cannot load '\(name)': not a \(readableNames) file (starts with \"\(start)\")")
   }
 
-  /// The formats memesh reads as words: "PNG, JPEG, WebP or GIF".
+  /// The formats memesh reads as words: "PNG, JPEG, WebP, GIF, HEIC or AVIF".
   static var readableNames: String {
     let names = readableFormats.map(\.name)
     guard names.count > 1, let last = names.last else { return names.first ?? "" }

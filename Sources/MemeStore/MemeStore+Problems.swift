@@ -82,7 +82,8 @@ extension MemeStore {
     return sniffFormat(head)
   }
 
-  /// PNG starts `\x89PNG`, JPEG `\xFF\xD8`, WebP `RIFF····WEBP`.
+  /// PNG starts `\x89PNG`, JPEG `\xFF\xD8`, WebP `RIFF····WEBP`, HEIC and AVIF `····ftyp`
+  /// and a HEIF brand.
   static func sniffFormat(_ bytes: Data) -> ImageFormat? {
     let head = Array(bytes.prefix(12))
     if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return .png }
@@ -91,6 +92,10 @@ extension MemeStore {
       head[8...].elementsEqual("WEBP".utf8)
     {
       return .webp
+    }
+    // HEIC and AVIF: an ISOBMFF `ftyp` box whose major brand is a HEIF one.
+    if head.count == 12, head[4..<8].elementsEqual("ftyp".utf8) {
+      return ImageFormat(heifBrand: String(decoding: head[8..<12], as: UTF8.self))
     }
     return nil
   }

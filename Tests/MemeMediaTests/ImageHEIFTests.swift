@@ -16,8 +16,9 @@ import Testing
     try Data(contentsOf: folder.appendingPathComponent(name))
   }
 
-  static func decode(_ name: String, limits: DecodeLimits = .default) throws -> HEIFPicture {
-    try HEIFCodec.decode(try data(name), limits: limits)
+  /// Decodes `Fixtures/heif/NAME` the way `load` does.
+  static func decode(_ name: String, limits: DecodeLimits = .default) throws -> DecodedImage {
+    try ImageCodec.decode(try data(name), name: name, limits: limits)
   }
 
   /// heif-convert's 8-bit PNG of `name`, read by memesh's PNG decoder (opaque when RGB).
@@ -50,6 +51,7 @@ import Testing
     let (difference, x, y) = Self.largestDifference(decoded.image, expected)
     #expect(difference == 0, "\(name): \(decoded.image[x, y]) at \(x),\(y), not \(expected[x, y])")
     #expect(decoded.warnings.isEmpty)
+    #expect(decoded.orientation == 1)
   }
 
   @Test(arguments: ["alpha.heic", "alpha.avif"])
@@ -59,9 +61,15 @@ import Testing
     #expect(alphas.contains(0) && alphas.contains(255), "\(alphas.sorted())")
   }
 
-  @Test(arguments: [("cat.heic", false), ("cat.avif", true), ("grid-2x2.heic", false)])
-  func theFormatIsTheBrand(_ name: String, _ isAVIF: Bool) throws {
-    #expect(try Self.decode(name).isAVIF == isAVIF)
+  @Test(arguments: [
+    ("cat.heic", ImageFormat.heic), ("cat.avif", .avif), ("grid-2x2.heic", .heic),
+    ("cat-10bit.avif", .avif),
+  ])
+  func theFormatIsTheBrand(_ name: String, _ format: ImageFormat) throws {
+    #expect(try Self.decode(name).format == format)
+    #expect(ImageCodec.sniff(try Self.data(name)) == format)
+    // A HEIC or AVIF photo gives a JPEG meme unless the user asks otherwise.
+    #expect(format.memeFormat == .jpeg)
   }
 
   /// Every EXIF orientation written as irot/imir shows the 96×64 quadrants upright.
@@ -115,7 +123,6 @@ import Testing
     #expect(mismatches == 0)
     // The picture has samples where dropping the low two bits would give another value.
     #expect(roundingMatters > 100)
-    #expect(HEIFCodec.sniff(try Self.data("cat-10bit.avif")))
   }
 
   @Test func reduceScalesTheWholeRange() {
@@ -124,7 +131,7 @@ import Testing
     words.withUnsafeBufferPointer { source in
       out.withUnsafeMutableBufferPointer { target in
         guard let from = source.baseAddress, let to = target.baseAddress else { return }
-        HEIFCodec.reduce(from, to: to, samples: 4, bits: 10)
+        HEIFDecoder.reduce(from, to: to, samples: 4, bits: 10)
       }
     }
     #expect(out == [0, 255, 128, 0])
@@ -132,8 +139,24 @@ import Testing
 
   @Test func theColourProfileIsKept() throws {
     let expected = try Data(contentsOf: Self.references.appendingPathComponent("icc.heic.icc"))
-    #expect(try Self.decode("icc.heic").iccProfile == expected)
-    #expect(try Self.decode("cat.heic").iccProfile == nil)
+    #expect(ImageCodec.iccProfile(of: try Self.data("icc.heic")) == expected)
+    #expect(ImageCodec.iccProfile(of: try Self.data("cat.heic")) == nil)
+  }
+
+  /// The profile goes into the meme as JPEG's and PNG's do (MemeRenderer reads it from the
+  /// stored original), and the meme is the picture upright with its captions.
+  @Test(arguments: [ImageFormat.jpeg, .png])
+  func theMemeKeepsTheProfile(_ format: ImageFormat) throws {
+    let expected = try Data(contentsOf: Self.references.appendingPathComponent("icc.heic.icc"))
+    let path = Self.folder.appendingPathComponent("icc.heic").path
+    let (picture, _) = try MemeRenderer.loadPicture(path: path)
+    let state = EditorState(picture: picture, top: "Top", bottom: "")
+    let output = try MemeRenderer(catalog: .standard()).render(state, format: format)
+    #expect(ImageCodec.iccProfile(of: output.data) == expected)
+    let meme = try ImageCodec.decode(output.data, name: "meme")
+    #expect(meme.image.size == PixelSize(width: 96, height: 64))
+    #expect(meme.image[24, 56].distance(to: Quadrants.blue) < 40)
+    #expect(meme.image[72, 56].distance(to: Quadrants.yellow) < 40)
   }
 
   @Test func sniffingReadsTheBrands() throws {
@@ -162,38 +185,61 @@ import Testing
   // MARK: - Limits
 
   @Test func tooManyTilesAreRefusedBeforeDecoding() throws {
-    let error = #expect(throws: MemeDecodeFailure.self) {
-      try Self.decode("bomb-4096-tiles.heic")
-    }
+    let error = #expect(throws: MemeError.self) { try Self.decode("bomb-4096-tiles.heic") }
     #expect(
-      error?.reason
-        == "the picture is built from 4096 tiles, more than the limit of 1024 "
-        + "(a decompression bomb?)")
+      error?.message
+        == "cannot load 'bomb-4096-tiles.heic': the picture has 4096 tiles, more than the "
+        + "limit of 1024 (a decompression bomb?)")
   }
 
   @Test func thePixelCapIsTheSameAsForPNGAndJPEG() throws {
-    let error = #expect(throws: MemeDecodeFailure.self) {
-      try Self.decode("bomb-30000x30000.heic")
-    }
+    let error = #expect(throws: MemeError.self) { try Self.decode("bomb-30000x30000.heic") }
     #expect(
-      error?.reason
-        == "the picture is 30000×30000 pixels, more than the limit of 100 megapixels")
-    #expect(throws: MemeDecodeFailure.self) {
+      error?.message
+        == "cannot load 'bomb-30000x30000.heic': the picture is 30000×30000 pixels, more than "
+        + "the limit of 100 megapixels (set MEMESH_MAX_MEGAPIXELS to allow more)")
+    #expect(throws: MemeError.self) {
       try Self.decode("cat.heic", limits: DecodeLimits(maxPixels: 160 * 120 - 1))
     }
-    #expect(try Self.decode("cat.heic", limits: DecodeLimits(maxPixels: 160 * 120)).image.width == 160)
+    let fits = try Self.decode("cat.heic", limits: DecodeLimits(maxPixels: 160 * 120))
+    #expect(fits.image.width == 160)
   }
 
   @Test func libheifsOwnLimitGivesItsReason() throws {
-    let error = #expect(throws: MemeDecodeFailure.self) {
-      try Self.decode("bomb-100000x100000.heic")
-    }
-    #expect(error?.reason.contains("100000x100000 exceeds the maximum image size") == true)
+    let error = #expect(throws: MemeError.self) { try Self.decode("bomb-100000x100000.heic") }
+    #expect(
+      error?.message
+        == "cannot load 'bomb-100000x100000.heic': memory allocation error: Security limit "
+        + "exceeded: Image size 100000x100000 exceeds the maximum image size 32768x32768")
   }
 
   @Test(arguments: [0, 20, 300, 600])
   func aFileCutShortIsRefused(_ length: Int) throws {
     let cut = try Self.data("cat.heic").prefix(length)
-    #expect(throws: MemeDecodeFailure.self) { try HEIFCodec.decode(cut, limits: .default) }
+    #expect(throws: MemeError.self) { try ImageCodec.decode(cut, name: "cut.heic") }
+  }
+
+  /// libde265 prints "SPS error: …" to stderr itself; memesh puts it into the error instead.
+  @Test func aDamagedStreamGivesTheDecodersOwnWords() throws {
+    let error = #expect(throws: MemeError.self) { try Self.decode("damaged-sps.heic") }
+    #expect(
+      error?.message
+        == "cannot load 'damaged-sps.heic': decoder plugin generated an error: Unspecified "
+        + "(the decoder said: SPS error: CB alignment)")
+  }
+
+  /// In a separate process: nothing reaches stderr (libde265's own lines included), and no bomb
+  /// costs memory.
+  @Test func bombsAndDamageStayOffTheTerminal() throws {
+    let files = [
+      "bomb-4096-tiles.heic", "bomb-30000x30000.heic", "bomb-100000x100000.heic",
+      "damaged-sps.heic", "grid-irot-exif-6.heic",
+    ]
+    let probe = try ImageProbe.run(
+      files.map { Self.folder.appendingPathComponent($0).path }, in: Self.folder)
+    #expect(probe.standardError == "")
+    #expect(probe.lines.filter { $0.hasPrefix("error: ") }.count == 4, "\(probe.lines)")
+    #expect(probe.lines.last == "ok 120x100 heic orientation 1")
+    #expect(probe.maxResidentKilobytes > 0 && probe.maxResidentKilobytes < 60_000, "\(probe)")
   }
 }

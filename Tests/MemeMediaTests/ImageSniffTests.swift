@@ -7,9 +7,6 @@ import Testing
 @Suite struct ImageSniffTests {
   static let others: [(bytes: [UInt8], name: String)] = [
     (Array("BM".utf8) + [0x3A, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0], "BMP"),
-    ([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0], "HEIC"),
-    ([0, 0, 0, 0x1C] + Array("ftypmif1".utf8) + [0, 0, 0, 0], "HEIC"),
-    ([0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0], "AVIF"),
     ([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], "TIFF"),
     ([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8], "TIFF"),
     (Array("%PDF-1.7\n".utf8), "PDF"),
@@ -30,13 +27,13 @@ import Testing
     }
     #expect(
       error?.message
-        == #"cannot load 'cat.jpg': not a PNG, JPEG, WebP or GIF file (starts with "<!DO")"#)
+        == #"cannot load 'cat.jpg': not a PNG, JPEG, WebP, GIF, HEIC or AVIF file (starts with "<!DO")"#)
     let control = #expect(throws: MemeError.self) {
       try ImageCodec.decode(Data([0x1B, 0x5B, 0x22, 0x5C, 0x41]), name: "x")
     }
     #expect(
       control?.message
-        == #"cannot load 'x': not a PNG, JPEG, WebP or GIF file (starts with "\x1B[\x22\x5C")"#)
+        == #"cannot load 'x': not a PNG, JPEG, WebP, GIF, HEIC or AVIF file (starts with "\x1B[\x22\x5C")"#)
   }
 
   @Test func emptyFileSaysSo() {

@@ -131,7 +131,7 @@ import Testing
     #expect(
       capture.drain().map(\.text) == [
         "warning: cannot restore the draft: cannot load '\(Self.images.path)/rotated.jpg': not a "
-          + "PNG, JPEG, WebP or GIF file (starts with \"<!DO\"); starting blank"
+          + "PNG, JPEG, WebP, GIF, HEIC or AVIF file (starts with \"<!DO\"); starting blank"
       ])
     #expect(restored.state == .blank)
   }

@@ -18,7 +18,7 @@ public struct FuzzTarget: Sendable {
 
   /// Every target, in the order `make fuzz` runs them.
   public static let all: [FuzzTarget] = [
-    png, jpeg, webp, gif, exif, storeIndex, draft, caption, tokenizer, transcript,
+    png, jpeg, webp, gif, heif, exif, storeIndex, draft, caption, tokenizer, transcript,
   ]
 
   /// The target called `name`, or nil.

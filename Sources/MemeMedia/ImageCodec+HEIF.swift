@@ -2,58 +2,28 @@ import CHeif
 import Foundation
 import MemeCore
 
-/// A HEIC or AVIF picture as libheif decoded it: upright (libheif applies the file's
-/// irot/imir/clap transforms; an EXIF orientation in the file is never applied again), RGBA
-/// 8-bit, with the RGB colour profile the file carries.
-struct HEIFPicture {
-  var image: RGBAImage
-  /// True for AVIF (AV1 coded), false for HEIC/HEIF (HEVC coded).
-  var isAVIF: Bool
-  var iccProfile: Data?
-  /// Problems libheif worked around, in its words.
-  var warnings: [String]
-}
+/// HEIC/HEIF or AVIF through libheif (libde265 decodes HEVC, libaom AV1): the primary image,
+/// upright (libheif applies the file's irot, imir and clap; an EXIF orientation in the file is
+/// never applied again), RGBA 8-bit, with the RGB colour profile of its `colr` box. One adapter
+/// per format name: the `ftyp` brands say which (an AV1 brand: AVIF).
+struct HEIFAdapter: ImageAdapter {
+  let format: ImageFormat
 
-/// HEIC/HEIF and AVIF through libheif (libde265 decodes HEVC, libaom AV1): the primary image
-/// only, decoded to RGBA.
-enum HEIFCodec {
-  /// True when `data` starts with an `ftyp` box naming a HEIF brand (heic, heix, hevc, heim,
-  /// heis, mif1, msf1, avif, avis …).
-  static func sniff(_ data: Data) -> Bool { HEIFBoxes.isAVIF(data) != nil }
-
-  /// Decodes the primary image to upright RGBA, within `limits`.
-  static func decode(_ data: Data, limits: DecodeLimits) throws(MemeDecodeFailure) -> HEIFPicture
-  {
-    let decoder = try HEIFDecoder(data, limits: limits)
-    let count = decoder.size.width * decoder.size.height * 4
-    var failure: MemeDecodeFailure?
-    let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-      guard let base = buffer.baseAddress else { return }
-      do throws(MemeDecodeFailure) {
-        try decoder.read(into: base, progress: nil)
-        initialized = count
-      } catch {
-        failure = error
-      }
-    }
-    if let failure { throw failure }
-    return HEIFPicture(
-      image: RGBAImage(width: decoder.size.width, height: decoder.size.height, pixels: pixels),
-      isAVIF: decoder.isAVIF, iccProfile: decoder.iccProfile, warnings: decoder.warnings)
+  func recognises(_ head: [UInt8]) -> Bool {
+    guard let isAVIF = HEIFBoxes.isAVIF(Data(head)) else { return false }
+    return isAVIF == (format == .avif)
   }
 
-  /// The pixel cap's reason in the words of CMemeshShim's check_pixels (PNG and JPEG).
-  static func pixelCapReason(_ size: PixelSize, limits: DecodeLimits) -> String {
-    let whole = limits.maxPixels % 1_000_000 == 0
-    let limit = whole ? limits.maxPixels / 1_000_000 : limits.maxPixels
-    let unit = (whole ? "megapixel" : "pixel") + (limit == 1 ? "" : "s")
-    return "the picture is \(size.width)×\(size.height) pixels, more than the limit of \(limit) \(unit)"
+  func open(
+    _ bytes: UnsafeRawBufferPointer, limits: DecodeLimits
+  ) throws(MemeDecodeFailure) -> any ImageDecoder {
+    try HEIFDecoder(bytes, limits: limits)
   }
 }
 
 /// One HEIC or AVIF file opened by libheif: its boxes are read and its size checked against
 /// the limits; `read` decodes the pixels.
-final class HEIFDecoder {
+final class HEIFDecoder: ImageDecoder {
   /// Most pictures a primary image may be built from (a grid's tiles). A 12-MP phone photo has
   /// 48 tiles of 512×512, a 200-MP one 768; libheif decodes each tile with a fresh decoder, so
   /// thousands of tiny tiles would cost time out of proportion to the pixels.
@@ -73,37 +43,52 @@ final class HEIFDecoder {
   let iccProfile: Data?
   /// Problems libheif worked around while decoding, in its words.
   private(set) var warnings: [String] = []
+  /// libheif has applied the file's transforms; an EXIF orientation is never applied again.
+  var orientation: Int { 1 }
+  /// memesh never writes HEIF, so no recipe is embedded.
+  var recipeText: String? { nil }
   private let handle: HEIFImageHandle
 
-  /// Reads the boxes (libheif copies the bytes) and refuses a file over `limits` or with more
-  /// than `maxTiles` tiles before any pixel is decoded.
-  init(_ data: Data, limits: DecodeLimits) throws(MemeDecodeFailure) {
+  /// Reads the boxes of `bytes` (which stay valid while the decoder is used; libheif reads them
+  /// in place) and refuses a file over `limits` or with more than `maxTiles` tiles before any
+  /// pixel is decoded.
+  init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws(MemeDecodeFailure) {
+    let data = bytes.baseAddress.map {
+      Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count,
+        deallocator: .none)
+    } ?? Data()
     let tiles = HEIFBoxes.derivedPictureCount(data) ?? 0
     guard tiles <= Self.maxTiles else {
       throw MemeDecodeFailure(
-        "the picture is built from \(tiles) tiles, more than the limit of \(Self.maxTiles) "
+        "the picture has \(tiles) tiles, more than the limit of \(Self.maxTiles) "
           + "(a decompression bomb?)")
     }
-    handle = try HEIFFile(data).primary()
+    handle = try HEIFFile(bytes).primary()
     size = handle.size
-    guard size.width > 0, size.height > 0 else {
-      throw MemeDecodeFailure("the picture has no pixels")
-    }
-    guard size.width * size.height <= limits.maxPixels else {
-      throw MemeDecodeFailure(HEIFCodec.pixelCapReason(size, limits: limits))
-    }
+    try limits.check(width: size.width, height: size.height)
     isAVIF = HEIFBoxes.isAVIF(data) ?? false
     iccProfile = handle.rgbProfile
   }
 
   /// Decodes into `pixels` (`size.width × size.height × 4` bytes, RGBA8, rows without
   /// padding). libheif decodes the whole picture first, so no row is final before the end and
-  /// `progress` is not told of any.
+  /// `progress` is not told of any. What libde265 prints about a damaged stream is kept off
+  /// the terminal and joins libheif's reason.
   func read(
     into pixels: UnsafeMutablePointer<UInt8>, progress: OpaquePointer?
   ) throws(MemeDecodeFailure) {
-    warnings = try handle.decodeRGBA(
-      into: pixels, size: size, decoder: isAVIF ? Self.aomDecoder : nil)
+    var failure: MemeDecodeFailure?
+    let printed = StandardErrorCapture.run {
+      do throws(MemeDecodeFailure) {
+        warnings = try handle.decodeRGBA(
+          into: pixels, size: size, decoder: isAVIF ? Self.aomDecoder : nil)
+      } catch {
+        failure = error
+      }
+    }
+    guard var failure else { return }
+    if let printed { failure.reason += " (the decoder said: \(printed))" }
+    throw failure
   }
 }
 
@@ -120,14 +105,12 @@ private func check(_ error: heif_error) throws(MemeDecodeFailure) {
 private final class HEIFFile {
   let pointer: OpaquePointer
 
-  /// Reads the file's boxes (not its pixels). libheif copies the bytes.
-  init(_ data: Data) throws(MemeDecodeFailure) {
+  /// Reads the file's boxes (not its pixels) from `bytes`, which must outlive the context.
+  init(_ bytes: UnsafeRawBufferPointer) throws(MemeDecodeFailure) {
     guard let pointer = heif_context_alloc() else { throw MemeDecodeFailure("out of memory") }
     self.pointer = pointer
-    let status = data.withUnsafeBytes { bytes in
-      heif_context_read_from_memory(pointer, bytes.baseAddress, bytes.count, nil)
-    }
-    try check(status)
+    try check(
+      heif_context_read_from_memory_without_copy(pointer, bytes.baseAddress, bytes.count, nil))
   }
 
   deinit { heif_context_free(pointer) }
@@ -217,7 +200,7 @@ private final class HEIFImageHandle {
       let row = plane + y * Int(stride)
       let out = target + y * width * 4
       if deep {
-        HEIFCodec.reduce(row, to: out, samples: width * 4, bits: bits)
+        HEIFDecoder.reduce(row, to: out, samples: width * 4, bits: bits)
       } else {
         out.update(from: row, count: width * 4)
       }
@@ -239,7 +222,7 @@ private final class HEIFImageHandle {
   }
 }
 
-extension HEIFCodec {
+extension HEIFDecoder {
   /// Scales `samples` little-endian 16-bit words holding `bits`-bit values (10 or 12) to 8
   /// bits, rounding to the nearest: 1023 → 255, 512 → 128.
   static func reduce(
