@@ -22,6 +22,9 @@ libwebp tools) for WebP, ImageMagick for GIF. The tests compare memesh's decode 
     bomb-gif-screen.gif     a 1×1 image on a 65535×65535 screen
     bomb-gif-frame.gif      a 65535×65535 image on a 1×1 screen
 
+For transcripts/formats.t it also writes transcripts/images/photo.webp (cwebp -q 80 of
+photo.jpg) and transcripts/images/cat.gif (convert of cat.png).
+
 The WebP and GIF files (not the bombs) are also the seeds of the `webp` and `gif` fuzz targets
 (Tests/Fuzz/corpus/webp, Tests/Fuzz/corpus/gif).
 
@@ -171,6 +174,8 @@ def main():
         run("webpinfo", "-quiet", out(name))
     for name in ["gif-transparent.gif", "gif-local-palette.gif", "gif-animated.gif"]:
         run("identify", out(name))
+    run("cwebp", "-quiet", "-q", "80", picture("photo.jpg"), "-o", picture("photo.webp"))
+    run("convert", picture("cat.png"), picture("cat.gif"))
     for target, extension in [("webp", ".webp"), ("gif", ".gif")]:
         seeds = os.path.join(CORPUS, target)
         os.makedirs(seeds, exist_ok=True)

@@ -73,6 +73,7 @@ struct memesh_decoder {
   uint8_t *icc;
   size_t icc_size;
   int icc_tried;
+  int over_limit;  // refused by check_pixels: source_width × source_height is over the cap
   // PNG
   int png_image_started;  // png_read_info is done: later chunks come after the image data
   png_structp png;
@@ -205,24 +206,19 @@ static uint8_t *copy_bytes(const void *bytes, size_t size) {
   return copy;
 }
 
-/// Refuses sizes over the pixel cap before anything large is allocated.
-static int check_pixels(struct failure *failure, uint64_t width, uint64_t height,
+/// Refuses sizes over the pixel cap before anything large is allocated. The stored size is
+/// kept, so Swift words the refusal the way it does for every format (DecodeLimits.check).
+static int check_pixels(memesh_decoder *decoder, uint64_t width, uint64_t height,
                         uint64_t max_pixels) {
-  if (width == 0 || height == 0) {
-    set_message(failure, "the picture has no pixels");
-    return MEMESH_ERROR;
-  }
-  if (width * height > max_pixels) {
-    int whole_megapixels = max_pixels % 1000000 == 0;
-    unsigned long long limit = whole_megapixels ? max_pixels / 1000000 : max_pixels;
-    snprintf(failure->message, sizeof failure->message,
-             "the picture is %llu×%llu pixels, more than the limit of %llu %s%s",
-             (unsigned long long)width, (unsigned long long)height, limit,
-             whole_megapixels ? "megapixel" : "pixel", limit == 1 ? "" : "s");
-    return MEMESH_ERROR;
-  }
-  return MEMESH_OK;
+  if (width != 0 && height != 0 && width * height <= max_pixels) return MEMESH_OK;
+  decoder->source_width = (uint32_t)width;
+  decoder->source_height = (uint32_t)height;
+  decoder->over_limit = 1;
+  set_message(&decoder->failure, "the picture is over the pixel limit");
+  return MEMESH_ERROR;
 }
+
+int memesh_decoder_over_limit(const memesh_decoder *decoder) { return decoder->over_limit; }
 
 // MARK: - PNG decoding
 
@@ -358,7 +354,7 @@ int memesh_decoder_open_png(memesh_decoder *decoder, const uint8_t *data, size_t
   int bit_depth = 0, color_type = 0;
   png_get_IHDR(decoder->png, decoder->png_info, &width, &height, &bit_depth, &color_type, NULL,
                NULL, NULL);
-  if (check_pixels(&decoder->failure, width, height, max_pixels) != MEMESH_OK) {
+  if (check_pixels(decoder, width, height, max_pixels) != MEMESH_OK) {
     return MEMESH_ERROR;
   }
   int has_transparency = png_get_valid(decoder->png, decoder->png_info, PNG_INFO_tRNS) != 0;
@@ -493,7 +489,7 @@ int memesh_decoder_open_jpeg(memesh_decoder *decoder, const uint8_t *data, size_
   jpeg_save_markers(&decoder->jpeg, JPEG_COM, 0xffff);
   jpeg_read_header(&decoder->jpeg, TRUE);
 
-  if (check_pixels(&decoder->failure, decoder->jpeg.image_width, decoder->jpeg.image_height,
+  if (check_pixels(decoder, decoder->jpeg.image_width, decoder->jpeg.image_height,
                    max_pixels) != MEMESH_OK) {
     return MEMESH_ERROR;
   }

@@ -13,7 +13,7 @@ struct PNGAdapter: ImageAdapter {
   func open(
     _ bytes: UnsafeRawBufferPointer, limits: DecodeLimits
   ) throws(MemeDecodeFailure) -> any ImageDecoder {
-    let handle = try DecoderHandle()
+    let handle = try DecoderHandle(limits: limits)
     try handle.check(
       memesh_decoder_open_png(
         handle.pointer, handle.start(bytes), bytes.count, UInt64(max(1, limits.maxPixels))))
@@ -34,7 +34,7 @@ struct JPEGAdapter: ImageAdapter {
   func open(
     _ bytes: UnsafeRawBufferPointer, limits: DecodeLimits
   ) throws(MemeDecodeFailure) -> any ImageDecoder {
-    let handle = try DecoderHandle()
+    let handle = try DecoderHandle(limits: limits)
     let scans = Int32(clamping: max(1, limits.maxJPEGScans))
     try handle.check(
       memesh_decoder_open_jpeg(
@@ -47,10 +47,12 @@ struct JPEGAdapter: ImageAdapter {
 /// Owns one CMemeshCodec decoder (libpng or libjpeg state) and frees it in `deinit`.
 final class DecoderHandle: ImageDecoder {
   fileprivate let pointer: OpaquePointer
+  private let limits: DecodeLimits
 
-  init() throws(MemeDecodeFailure) {
+  init(limits: DecodeLimits) throws(MemeDecodeFailure) {
     guard let pointer = memesh_decoder_new() else { throw MemeDecodeFailure("out of memory") }
     self.pointer = pointer
+    self.limits = limits
   }
 
   deinit { memesh_decoder_free(pointer) }
@@ -59,9 +61,15 @@ final class DecoderHandle: ImageDecoder {
     bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
   }
 
-  /// Turns a C status into a Swift error carrying the library's reason.
+  /// Turns a C status into a Swift error carrying the library's reason (a size over the cap is
+  /// worded by `DecodeLimits.check`, as for every format).
   fileprivate func check(_ status: Int32) throws(MemeDecodeFailure) {
     guard status == Int32(MEMESH_OK) else {
+      if memesh_decoder_over_limit(pointer) != 0 {
+        try limits.check(
+          width: Int(memesh_decoder_source_width(pointer)),
+          height: Int(memesh_decoder_source_height(pointer)))
+      }
       let reason = String(cString: memesh_decoder_message(pointer))
       throw MemeDecodeFailure(reason.isEmpty ? "the decoder failed" : reason)
     }

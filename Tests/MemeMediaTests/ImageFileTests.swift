@@ -116,12 +116,13 @@ import Testing
     let hostile = [
       "truncated.jpg", "bomb-3000-scans.jpg", "bomb-2112-scans.jpg", "bomb-100000x100000.png",
       "bomb-itxt.png",
-      "bomb-ztxt.png", "exif-bad-offset.jpg", "cmyk-plain.jpg",
+      "bomb-ztxt.png", "exif-bad-offset.jpg", "cmyk-plain.jpg", "bomb-webp-header.webp",
+      "bomb-gif-frame.gif", "webp-alpha.webp", "webp-animated.webp", "gif-local-palette.gif",
     ].map { ImageFixtures.images.appendingPathComponent($0).path }
     let probe = try ImageProbe.run(broken + hostile, in: ImageFixtures.root)
     #expect(probe.standardError == "")
     let results = probe.lines.filter { !$0.hasPrefix("warning: ") }
     #expect(results.count == broken.count + hostile.count)
-    #expect(results.filter { $0.hasPrefix("error: cannot load '") }.count == 14 + 3)
+    #expect(results.filter { $0.hasPrefix("error: cannot load '") }.count == 14 + 3 + 2)
   }
 }

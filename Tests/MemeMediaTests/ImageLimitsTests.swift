@@ -148,12 +148,12 @@ import Testing
   @Test func bombsCostLittleMemory() throws {
     let files = [
       "bomb-100000x100000.png", "bomb-3000-scans.jpg", "bomb-2112-scans.jpg", "bomb-ztxt.png",
-      "bomb-itxt.png",
+      "bomb-itxt.png", "bomb-webp-header.webp", "bomb-gif-screen.gif", "bomb-gif-frame.gif",
     ]
     let probe = try ImageProbe.run(
       files.map { ImageFixtures.images.appendingPathComponent($0).path }, in: ImageFixtures.root)
     #expect(probe.standardError == "")
-    #expect(probe.lines.filter { $0.hasPrefix("error: ") }.count == 3)
+    #expect(probe.lines.filter { $0.hasPrefix("error: ") }.count == 6)
     // The whole process, Swift runtime included; a 64 MB text or a 40 GB canvas would show.
     #expect(probe.maxResidentKilobytes > 0 && probe.maxResidentKilobytes < 60_000, "\(probe)")
   }

@@ -41,6 +41,9 @@ uint32_t memesh_decoder_source_width(const memesh_decoder *decoder);
 uint32_t memesh_decoder_source_height(const memesh_decoder *decoder);
 /// Decodes every pixel into `rgba` (width * height * 4 bytes, rows without padding).
 int memesh_decoder_read(memesh_decoder *decoder, uint8_t *rgba);
+/// 1 when memesh_decoder_open_* refused the picture for its size (no pixels, or more than
+/// `max_pixels`); memesh_decoder_source_width/height then give the size it has.
+int memesh_decoder_over_limit(const memesh_decoder *decoder);
 /// The library's reason for the last failure (empty when none).
 const char *memesh_decoder_message(const memesh_decoder *decoder);
 /// How many distinct warnings the library gave (at most a handful are kept).
