@@ -99,6 +99,9 @@ public enum TerminalQuery {
       if received.count > 4096 { break }
     }
     let answers = TerminalAnswers.parse(received)
+    // No DA1 in time: a reply arriving later would be read as typed keys, so drop what is
+    // pending (a key typed in these 0.25 s goes with it).
+    if !answers.answered { tcflush(0, TCIFLUSH) }
     return answers.answered ? answers : nil
   }
 
