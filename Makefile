@@ -62,9 +62,12 @@ unit-test: deps
 transcripts: build
 	@scripts/run-transcripts $(BINARY) transcripts
 
-# Hostile bytes through pipes, -c and transcripts into the release binary (scripts/test-hostile).
+# Hostile bytes through pipes, -c and transcripts into the release binary (scripts/test-hostile);
+# the store against backups, symlinks, reused homes, caches and two sessions
+# (scripts/test-hostile-store).
 hostile: build
 	@scripts/test-hostile $(BINARY)
+	@scripts/test-hostile-store $(BINARY)
 
 # Failing writes, fsyncs, renames, locks, a read-only store and SIGKILL during share
 # (scripts/fault-test, strace -e inject); the debug binaries come from `swift test`.

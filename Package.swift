@@ -81,7 +81,8 @@ let package = Package(
     // Loads pictures in a separate process for MemeMediaTests (stderr stays empty, bomb memory).
     .executableTarget(
       name: "memesh-image-probe", dependencies: ["MemeMedia"], path: "Tests/ImageProbe"),
-    .testTarget(name: "MemeStoreTests", dependencies: ["MemeStore", "memesh-store-torture"]),
+    .testTarget(
+      name: "MemeStoreTests", dependencies: ["MemeStore", "MemeSystem", "memesh-store-torture"]),
     // Drives a store from separate processes for MemeStoreTests (crash loop, two sessions).
     .executableTarget(
       name: "memesh-store-torture", dependencies: ["MemeStore"], path: "Tests/StoreTorture"),
@@ -98,7 +99,8 @@ let package = Package(
     // MARK: - Fuzzing (scripts/fuzz, Tests/Fuzz/README.md)
     // What each libFuzzer target feeds to memesh.
     .target(
-      name: "MemeFuzzTargets", dependencies: ["MemeCore", "MemeMedia", "MemeStore", "MemeShell"],
+      name: "MemeFuzzTargets",
+      dependencies: ["MemeCore", "MemeMedia", "MemeStore", "MemeSystem", "MemeShell"],
       path: "Tests/Fuzz/Targets"),
     // libFuzzer's entry points when built with -sanitize=fuzzer; otherwise replays files.
     .executableTarget(

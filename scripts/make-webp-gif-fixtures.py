@@ -18,6 +18,8 @@ libwebp tools) for WebP, ImageMagick for GIF. The tests compare memesh's decode 
                             (local) colour table, a global table of decoys, interlaced, and
                             placed at (8, 4) on a larger screen
     gif-animated.gif        convert of square.png then cat.png (the first frame is square.png)
+    gif-icc.gif             convert of icc-rgb.jpg: its colour profile in an ICCRGBG1012
+                            application extension
     bomb-webp-header.webp   a lossless WebP whose header claims 16383×16383 (268 megapixels)
     bomb-gif-screen.gif     a 1×1 image on a 65535×65535 screen
     bomb-gif-frame.gif      a 65535×65535 image on a 1×1 screen
@@ -63,8 +65,8 @@ def dwebp_reference(name):
 
 def magick_reference(name):
     # The first frame on its screen, as RGBA.
-    run("convert", out(name) + "[0]", "-background", "none", "-coalesce", "-flatten",
-        "PNG32:" + out(name + ".ref.png"))
+    run("convert", out(name) + "[0]", "-background", "none", "-coalesce", "-flatten", "-strip",
+        "-define", "png:exclude-chunks=date,time", "PNG32:" + out(name + ".ref.png"))
 
 
 def exif_orientation(value):
@@ -148,6 +150,7 @@ def gif_files(scratch):
     run("convert", "-delay", "50", picture("square.png"), picture("cat.png"),
         out("gif-animated.gif"))
     magick_reference("gif-animated.gif")
+    run("convert", out("icc-rgb.jpg"), "-resize", "40x30", out("gif-icc.gif"))
 
     def gif(screen, frame):
         header = b"GIF89a" + struct.pack("<HHBBB", screen[0], screen[1], 0x80, 0, 0)
@@ -172,7 +175,8 @@ def main():
     for name in ["webp-lossy.webp", "webp-lossless.webp", "webp-alpha.webp", "webp-exif-6.webp",
                  "webp-icc.webp", "webp-animated.webp"]:
         run("webpinfo", "-quiet", out(name))
-    for name in ["gif-transparent.gif", "gif-local-palette.gif", "gif-animated.gif"]:
+    for name in ["gif-transparent.gif", "gif-local-palette.gif", "gif-animated.gif",
+                 "gif-icc.gif"]:
         run("identify", out(name))
     run("cwebp", "-quiet", "-q", "80", picture("photo.jpg"), "-o", picture("photo.webp"))
     run("convert", picture("cat.png"), picture("cat.gif"))

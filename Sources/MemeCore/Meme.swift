@@ -87,9 +87,32 @@ public struct MemeRecipe: Sendable, Equatable, Codable {
     return String(decoding: data, as: UTF8.self)
   }
 
-  /// Parses `encoded()`; nil for anything else.
+  /// The longest caption memesh keeps, typed or read from a file's recipe.
+  public static let maximumCaptionCharacters = 10_000
+  /// The longest recipe text memesh reads: two captions of the longest, escaped, fit.
+  public static let maximumEncodedBytes = 1 << 20
+
+  /// Parses `encoded()`; nil for anything else. Text from a file gets the limits of typed text:
+  /// captions are cut at `maximumCaptionCharacters`, and a recipe past `maximumEncodedBytes`, a
+  /// font name past 256 characters or an impossible crop is not memesh's.
   public init?(encoded text: String) {
-    guard let recipe = try? JSONDecoder().decode(MemeRecipe.self, from: Data(text.utf8)) else {
+    guard text.utf8.count <= Self.maximumEncodedBytes,
+      var recipe = try? JSONDecoder().decode(MemeRecipe.self, from: Data(text.utf8)),
+      recipe.font.utf8.count <= 256, recipe.originalSHA256.utf8.count <= 128
+    else { return nil }
+    for keyPath in [\MemeRecipe.top, \MemeRecipe.bottom]
+    where recipe[keyPath: keyPath].count > Self.maximumCaptionCharacters {
+      recipe[keyPath: keyPath] = String(recipe[keyPath: keyPath].prefix(Self.maximumCaptionCharacters))
+    }
+    if case .rect(let rect) = recipe.crop,
+      rect.x < 0 || rect.y < 0 || rect.width <= 0 || rect.height <= 0
+        || max(rect.x, rect.y, rect.width, rect.height) > 1_000_000
+    {
+      return nil
+    }
+    if case .aspect(let width, let height) = recipe.crop,
+      !(1...1_000_000).contains(width) || !(1...1_000_000).contains(height)
+    {
       return nil
     }
     self = recipe

@@ -164,7 +164,8 @@ extension Shell {
   }
 
   /// `browse --tsv`: id, top, bottom, font, width, height, created (ISO 8601), path of the
-  /// rendered image — one row per meme, fields escaped, no header. A stable contract.
+  /// rendered image — one row per meme, fields escaped, no header. A stable contract. A damaged
+  /// meme's path is left empty (never a path memesh refused, as if it were valid).
   func browseTSV() throws {
     // The store's path once, not a URL per meme; dates formatted by hand (ISO8601DateFormatter
     // and URL building were most of the time for 10,000 memes).
@@ -175,7 +176,8 @@ extension Shell {
       [
         String(meme.id), Display.escaped(meme.top), Display.escaped(meme.bottom),
         Display.escaped(meme.font), String(meme.width), String(meme.height),
-        Self.internetDate(meme.created), Display.escaped(directory + "/" + meme.memeFile),
+        Self.internetDate(meme.created),
+        meme.problem == nil ? Display.escaped(directory + "/" + meme.memeFile) : "",
       ].joined(separator: "\t")
     }
     console.rows(rows)

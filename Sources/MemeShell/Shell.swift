@@ -64,6 +64,7 @@ public final class Shell: @unchecked Sendable {
     self.history = History(initial: .blank)
     self.view = .editor
     if let notice = opened.notice { startWarning(notice) }
+    if let notice = drafts.notice { startWarning(notice) }
     let restored = restoreDraft()
     if restored {
       view = .editor

@@ -1,4 +1,6 @@
-/// A unified diff of two line lists (longest common subsequence, three lines of context).
+/// A unified diff of two line lists (longest common subsequence, three lines of context). The
+/// lines are compared as they are and printed escaped (`Display.escaped`): a transcript's
+/// expected lines come from a file, and no byte of a file reaches the terminal raw.
 enum UnifiedDiff {
   static func make(
     expected: [String], actual: [String], expectedName: String, actualName: String
@@ -9,7 +11,8 @@ enum UnifiedDiff {
     // Long transcripts are compared in full only up to a size that stays quick.
     guard n * m <= 4_000_000 else {
       return [
-        "--- \(expectedName)", "+++ \(actualName)", "(too long to diff: \(n) and \(m) lines)",
+        "--- \(Display.escaped(expectedName))", "+++ \(Display.escaped(actualName))",
+        "(too long to diff: \(n) and \(m) lines)",
       ]
     }
     var table = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
@@ -35,7 +38,7 @@ enum UnifiedDiff {
         j += 1
       }
     }
-    var output = ["--- \(expectedName)", "+++ \(actualName)"]
+    var output = ["--- \(Display.escaped(expectedName))", "+++ \(Display.escaped(actualName))"]
     let context = 3
     let changed = edits.indices.filter {
       if case .same = edits[$0] { return false }
@@ -61,9 +64,9 @@ enum UnifiedDiff {
       var body: [String] = []
       for edit in edits[low...high] {
         switch edit {
-        case .same(let text): body.append(" " + text); oldCount += 1; newCount += 1
-        case .removed(let text): body.append("-" + text); oldCount += 1
-        case .added(let text): body.append("+" + text); newCount += 1
+        case .same(let text): body.append(" " + Display.escaped(text)); oldCount += 1; newCount += 1
+        case .removed(let text): body.append("-" + Display.escaped(text)); oldCount += 1
+        case .added(let text): body.append("+" + Display.escaped(text)); newCount += 1
         }
       }
       output.append("@@ -\(oldStart + 1),\(oldCount) +\(newStart + 1),\(newCount) @@")

@@ -1,4 +1,5 @@
 import Foundation
+import MemeSystem
 
 /// One picture of the draft, opened but not read: its first bytes (enough to tell PNG from JPEG)
 /// are read at once, the rest when `readAll()` is called. The file stays open meanwhile, so a

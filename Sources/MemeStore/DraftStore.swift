@@ -1,14 +1,38 @@
 import Foundation
 import MemeCore
+import MemeSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Saves the editor's draft and its undo history after every change, so the next start (after a
 /// quit or a crash) restores it. Layout of `directory` (`<home>/draft`): `draft.plist` (XML),
-/// `images/<sha256>` (each picture's original bytes, written once), `.lock`.
+/// `images/<sha256>` (each picture's original bytes, written once), `.lock` (held around each
+/// change), `.session` (held by the session whose draft it is).
+///
+/// One draft per session: a memesh whose `<home>/draft` belongs to another running session
+/// (its `.session` lock is held) keeps its own in `<home>/draft-2` (then `-3`…) and says so, so
+/// no session's save, share or cancel touches another's draft. The kernel drops the lock when a
+/// session ends or crashes, and the next session restores that draft.
 public final class DraftStore: @unchecked Sendable {
   /// The draft's directory.
-  public let directory: URL
-  let files: DurableFiles
+  public var directory: URL { memoryLock.withLock { slot.directory } }
+  var files: DurableFiles { memoryLock.withLock { slot.files } }
+  /// One line to show at start when this session's draft is not `<home>/draft` (another running
+  /// session has that one), or nil.
+  public var notice: String? { memoryLock.withLock { slotNotice } }
   private let memoryLock = NSLock()
+  private let fileSystem: any StoreFileSystem
+  /// The slots to choose from (`draft`, `draft-2`…) when opened by home; one when by folder.
+  private let candidates: [URL]
+  private var slot: Slot
+  private var slotNotice: String?
+  /// The draft file as this session last read or wrote it; a different file there is checked
+  /// before it is replaced.
+  private var knownDraft: FileIdentity?
+  /// Why writing must wait: a damaged draft that could not be moved aside.
+  private var blockedBy: StoreError?
   /// The image names referenced at the last cleanup; the images folder is only listed again
   /// when this changes, keeping saves cheap.
   private var lastReferenced: Set<String>?
@@ -21,14 +45,83 @@ public final class DraftStore: @unchecked Sendable {
   static let currentVersion = 1
 
   /// Uses `directory` (created on the first save).
-  public init(directory: URL, fileSystem: any StoreFileSystem = POSIXFileSystem()) {
-    self.directory = directory.standardizedFileURL
-    self.files = DurableFiles(fileSystem: fileSystem)
+  public convenience init(directory: URL, fileSystem: any StoreFileSystem = POSIXFileSystem()) {
+    self.init(candidates: [directory.standardizedFileURL], fileSystem: fileSystem)
   }
 
-  /// The draft store of a memesh home (`<home>/draft`).
-  public convenience init(home: URL) {
-    self.init(directory: home.appendingPathComponent("draft"))
+  /// The draft store of a memesh home: `<home>/draft`, or the first `<home>/draft-N` no other
+  /// running session holds (see the type's comment).
+  public convenience init(home: URL, fileSystem: any StoreFileSystem = POSIXFileSystem()) {
+    let base = home.standardizedFileURL
+    let names = ["draft"] + (2...DraftSlots.count).map { "draft-\($0)" }
+    self.init(candidates: names.map { base.appendingPathComponent($0) }, fileSystem: fileSystem)
+  }
+
+  private init(candidates: [URL], fileSystem: any StoreFileSystem) {
+    self.candidates = candidates
+    self.fileSystem = fileSystem
+    self.slot = Slot(candidates[0], fileSystem)
+    if candidates.count > 1 { chooseSlot(writing: false) }
+  }
+
+  /// One place a draft can be kept.
+  private struct Slot {
+    var directory: URL
+    var files: DurableFiles
+    init(_ directory: URL, _ fileSystem: any StoreFileSystem) {
+      self.directory = directory
+      self.files = DurableFiles(operations: fileSystem, root: directory.path)
+    }
+  }
+
+  /// Picks the first slot this process holds or can hold; when `writing`, creates it and takes
+  /// its `.session` lock. A slot that does not exist yet is taken only when writing.
+  private func chooseSlot(writing: Bool) {
+    var busy: URL?
+    for candidate in candidates {
+      let path = candidate.path
+      if DraftSlots.holds(path) {
+        setSlot(candidate, busy: busy)
+        return
+      }
+      if FileKind(path: path) == .missing {
+        if !writing {
+          setSlot(candidate, busy: busy)
+          return
+        }
+        if MemeStore.makeDirectories(path) != nil { continue }
+      }
+      switch DraftSlots.claim(path) {
+      case .claimed:
+        setSlot(candidate, busy: busy)
+        return
+      case .busy:
+        busy = busy ?? candidate
+      case .unusable:
+        continue
+      }
+    }
+    // Every slot busy or unusable: stay where we are; saves report what fails.
+  }
+
+  private func setSlot(_ directory: URL, busy: URL?) {
+    memoryLock.withLock {
+      if slot.directory != directory {
+        slot = Slot(directory, fileSystem)
+        knownDraft = nil
+      }
+      if let busy {
+        slotNotice =
+          "draft: another memesh session is editing the draft in '\(busy.path)'; this session "
+          + "keeps its own draft in '\(directory.path)'"
+      }
+    }
+  }
+
+  /// Before the first write: this slot created and held, else the next free one.
+  private func claimForWriting() {
+    let current = directory.path
+    if candidates.count > 1, !DraftSlots.holds(current) { chooseSlot(writing: true) }
   }
 
   var documentPath: String { directory.path + "/draft.plist" }
@@ -116,14 +209,24 @@ public final class DraftStore: @unchecked Sendable {
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
     let xml = try encoder.encode(file)
-    try? FileManager.default.createDirectory(
-      at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try files.makeDirectory(directory.path)
-    try StoreLock.withExclusiveLock(at: lockPath) {
+    claimForWriting()
+    if let unusable = MemeStore.makeDirectories(directory.path) {
+      throw StoreError.fileSystem(
+        action: "save the draft to", path: directory.path, reason: unusable)
+    }
+    let files = self.files
+    let root: Directory
+    do {
+      root = try files.rootDirectory()
+    } catch {
+      throw StoreError.system(error)
+    }
+    try StoreLock.withExclusiveLock(".lock", in: root) {
+      try setAsideUnknownDraft()
       var wroteImage = false
       for (sha, bytes) in images {
         let name = sha.lowercased()
-        guard referenced.contains(name), FileKind(path: imagesPath + "/" + name) == .missing
+        guard referenced.contains(name), files.kind(imagesPath + "/" + name) == .missing
         else { continue }
         if !wroteImage { try files.makeDirectory(imagesPath) }
         try files.write(bytes, to: imagesPath + "/" + name, synchronizingDirectory: false)
@@ -131,6 +234,8 @@ public final class DraftStore: @unchecked Sendable {
       }
       if wroteImage { try files.synchronizeDirectory(imagesPath) }
       try files.write(xml, to: documentPath)
+      let written = FileIdentity(path: documentPath)
+      memoryLock.withLock { knownDraft = written }
       let previous = memoryLock.withLock { lastReferenced }
       if previous != referenced || wroteImage {
         removeImages(except: referenced)
@@ -143,17 +248,35 @@ public final class DraftStore: @unchecked Sendable {
   /// names where) and reported as a one-line `StoreError`.
   public func load() throws -> DraftDocument? {
     DraftSaveQueue.shared.waitUntilIdle()
+    let document = try read(movingAsideDamage: true)
+    let read = FileIdentity(path: documentPath)
+    memoryLock.withLock { knownDraft = read }
+    return document
+  }
+
+  /// The largest draft file memesh reads (300 steps of the longest captions fit).
+  static let maximumSize = 64 << 20
+
+  /// Reads and checks the draft file; nil when there is none. A damaged one is moved aside when
+  /// `movingAsideDamage` (the error says where), else only reported.
+  private func read(movingAsideDamage: Bool) throws -> DraftDocument? {
     let path = documentPath
-    switch FileKind(path: path) {
+    func damaged(_ reason: String) -> StoreError {
+      movingAsideDamage
+        ? self.damaged(reason) : .damagedDraft(path: path, reason: reason, movedTo: nil)
+    }
+    switch files.kind(path) {
     case .missing: return nil
     case .file: break
-    case .symlink, .directory, .other: throw damaged("it is not a regular file")
+    case .symlink: throw damaged("it is a symlink")
+    case .directory, .other: throw damaged("it is not a regular file")
     }
     let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      data = try files.read(path, limit: Self.maximumSize)
     } catch {
-      throw StoreError.damagedDraft(path: path, reason: "it cannot be read", movedTo: nil)
+      if error.code == EFBIG { throw damaged("it is larger than memesh writes") }
+      throw StoreError.damagedDraft(path: path, reason: error.reason, movedTo: nil)
     }
     guard !data.isEmpty else { throw damaged("the file is empty") }
     guard StoreIndex.nestingDepth(of: data) <= StoreIndex.maximumNesting else {
@@ -175,19 +298,58 @@ public final class DraftStore: @unchecked Sendable {
     guard !file.steps.isEmpty, file.steps.indices.contains(file.current) else {
       throw damaged("its current step \(file.current) is out of range")
     }
-    for sha in file.steps.compactMap(\.sourceSHA256) where !Self.isSHA256(sha.lowercased()) {
-      throw damaged("'\(sha)' is not a SHA-256")
+    for step in file.steps {
+      if let sha = step.sourceSHA256, !Self.isSHA256(sha.lowercased()) {
+        throw damaged("'\(sha.prefix(80))' is not a SHA-256")
+      }
+      if let problem = Self.numberProblem(in: step) { throw damaged(problem) }
     }
     return DraftDocument(steps: file.steps, current: file.current).bounded()
+  }
+
+  /// What no memesh writes in a step: a caption past the typed limit, an impossible crop, an
+  /// id out of range.
+  static func numberProblem(in step: DraftStep) -> String? {
+    for text in [step.top, step.bottom]
+    where text.utf8.count > MemeRecipe.maximumCaptionCharacters
+      && text.count > MemeRecipe.maximumCaptionCharacters
+    {
+      return "a caption is longer than \(MemeRecipe.maximumCaptionCharacters) characters"
+    }
+    if step.font.utf8.count > 1024 || (step.sourcePath?.utf8.count ?? 0) > 65536 {
+      return "a name is longer than memesh writes"
+    }
+    if !StoreIndex.cropIsPossible(step.crop) { return "a crop is out of range" }
+    if let id = step.editingID, !(1...maximumMemeID).contains(id) {
+      return "meme id \(id) is out of range"
+    }
+    return nil
+  }
+
+  /// Under the lock, before a save replaces the draft file: a file there that this session did
+  /// not read or write (restored from a backup, or damaged) is checked, and moved aside when
+  /// memesh cannot read it, so no draft is ever overwritten unread.
+  private func setAsideUnknownDraft() throws {
+    if let blocked = memoryLock.withLock({ blockedBy }) { throw blocked }
+    let identity = FileIdentity(path: documentPath)
+    guard let identity, identity != memoryLock.withLock({ knownDraft }) else { return }
+    do {
+      _ = try read(movingAsideDamage: true)
+    } catch let error as StoreError {
+      if case .damagedDraft(_, _, let movedTo) = error, movedTo == nil {
+        memoryLock.withLock { blockedBy = error }
+        throw error
+      }
+    }
   }
 
   /// The original bytes of a draft's picture.
   public func imageData(sha256: String) throws -> Data {
     DraftSaveQueue.shared.waitUntilIdle()
     let name = sha256.lowercased()
-    guard Self.isSHA256(name), FileKind(path: imagesPath + "/" + name) != .symlink,
-      let data = try? Data(contentsOf: URL(fileURLWithPath: imagesPath + "/" + name))
-    else { throw StoreError.missingDraftImage(sha256: name) }
+    guard Self.isSHA256(name), let data = try? files.read(imagesPath + "/" + name) else {
+      throw StoreError.missingDraftImage(sha256: name)
+    }
     return data
   }
 
@@ -206,16 +368,19 @@ public final class DraftStore: @unchecked Sendable {
 
   /// The body of `clear`: removes the draft, or only when it is `onlyIf`.
   private func remove(onlyIf expected: DraftDocument? = nil) throws {
-    guard FileKind(path: directory.path) == .directory else { return }
-    try StoreLock.withExclusiveLock(at: lockPath) {
+    let files = self.files
+    guard FileKind(path: directory.path) == .directory, let root = try? files.rootDirectory()
+    else { return }
+    try StoreLock.withExclusiveLock(".lock", in: root) {
       if let expected {
         // Read as `load` does, without moving a damaged file aside.
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: documentPath)),
-          let file = try? PropertyListDecoder().decode(DraftFile.self, from: data),
-          DraftDocument(steps: file.steps, current: file.current).bounded() == expected
-        else { return }
+        guard (try? read(movingAsideDamage: false)) == expected else { return }
+      } else if FileIdentity(path: documentPath) != memoryLock.withLock({ knownDraft }) {
+        // Not the draft this session knows: checked (and moved aside if damaged) first.
+        try setAsideUnknownDraft()
       }
       try files.remove(documentPath)
+      memoryLock.withLock { knownDraft = nil }
       try files.synchronizeDirectory(directory.path)
       removeImages(except: [])
       memoryLock.withLock { lastReferenced = [] }
@@ -228,20 +393,27 @@ public final class DraftStore: @unchecked Sendable {
   /// first free name of `draft.plist.damaged`, `draft.plist.damaged-2` … (never over a draft
   /// damaged before).
   private func damaged(_ reason: String) -> StoreError {
-    for number in 1...100 {
+    for number in 1...1000 {
       let aside = documentPath + ".damaged" + (number == 1 ? "" : "-\(number)")
-      guard FileKind(path: aside) == .missing else { continue }
-      if (try? files.rename(documentPath, to: aside)) != nil {
+      guard files.kind(aside) == .missing else { continue }
+      if (try? files.renameWithoutReplacing(documentPath, to: aside)) != nil {
+        memoryLock.withLock { blockedBy = nil }
         return .damagedDraft(path: documentPath, reason: reason, movedTo: aside)
       }
       break
     }
-    return .damagedDraft(path: documentPath, reason: reason, movedTo: nil)
+    let error = StoreError.damagedDraft(path: documentPath, reason: reason, movedTo: nil)
+    memoryLock.withLock { blockedBy = error }
+    return error
   }
 
+  /// Removes the draft's pictures no step names: only names memesh gives them (a SHA-256) or
+  /// its temporary names; anything else in the folder is left alone.
   private func removeImages(except referenced: Set<String>) {
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: imagesPath)) ?? []
-    where !referenced.contains(entry) {
+    for entry in files.entries(imagesPath)
+    where !referenced.contains(entry)
+      && (Self.isSHA256(entry) || entry.hasPrefix(DurableFiles.temporaryPrefix))
+    {
       files.removeQuietly(imagesPath + "/" + entry)
     }
   }

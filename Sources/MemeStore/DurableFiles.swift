@@ -1,4 +1,5 @@
 import Foundation
+import MemeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -6,39 +7,112 @@ import Foundation
   import Darwin
 #endif
 
-/// Crash-safe file changes on top of a `StoreFileSystem`: every write goes to a temporary file,
-/// is flushed, renamed into place, and the directory is flushed.
-struct DurableFiles: Sendable {
-  /// Prefix of temporary files; anything starting with it is a leftover when no one holds the lock.
-  static let temporaryPrefix = ".tmp-"
+/// Crash-safe changes inside one of memesh's own folders (the store's `memes`, the draft's
+/// folder), through `FileOperations`. Paths are absolute for messages and must lie under `root`:
+/// each is reached from the root folder, opened once, by `openat` of one folder after another,
+/// never through a symlink. A path outside the root, or through a symlink, is refused.
+final class DurableFiles: @unchecked Sendable {
+  /// Prefix of temporary names; anything starting with it is a leftover when no one holds the
+  /// lock.
+  static let temporaryPrefix = AtomicFile.temporaryPrefix
 
-  let fileSystem: any StoreFileSystem
+  let operations: any FileOperations
+  /// The folder every path lies in (`<home>/memes`, `<home>/draft`).
+  let root: String
+  private let lock = NSLock()
+  private var opened: Directory?
 
-  /// Writes `data` to `path` atomically: temporary file, fsync, rename, and (unless the caller
-  /// batches it) fsync of the directory. On failure the old file, if any, is untouched.
+  init(operations: any FileOperations, root: String) {
+    self.operations = operations
+    self.root = root
+  }
+
+  // MARK: - Reaching paths
+
+  /// The root folder, opened once and opened again only when its path names another folder
+  /// now (removed or replaced while memesh ran: writing into the old one would lose the files).
+  func rootDirectory() throws(SystemError) -> Directory {
+    let cached = lock.withLock { opened }
+    if let cached, cached.isStill(at: root) { return cached }
+    let directory = try Directory.open(root)
+    lock.withLock { opened = directory }
+    return directory
+  }
+
+  /// The path relative to the root (`""` for the root itself); nil when outside it.
+  func relative(_ path: String) -> String? {
+    if path == root { return "" }
+    guard path.hasPrefix(root + "/") else { return nil }
+    let rest = String(path.dropFirst(root.count + 1))
+    let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+    guard !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else { return nil }
+    return rest
+  }
+
+  /// The open folder holding `path` and its last name.
+  func locate(_ path: String, _ operation: SystemError.Operation) throws(SystemError)
+    -> (Directory, String)
+  {
+    guard let relative = relative(path), !relative.isEmpty else {
+      throw SystemError(operation, path: path, code: EPERM)
+    }
+    let root = try rootDirectory()
+    guard let slash = relative.lastIndex(of: "/") else { return (root, relative) }
+    let folder = try root.directory(String(relative[..<slash]))
+    return (folder, String(relative[relative.index(after: slash)...]))
+  }
+
+  /// The open folder `path` (the root or a folder under it).
+  func directory(_ path: String) throws(SystemError) -> Directory {
+    guard let relative = relative(path) else { throw SystemError(.open, path: path, code: EPERM) }
+    let root = try rootDirectory()
+    return relative.isEmpty ? root : try root.directory(relative)
+  }
+
+  /// What `path` is, not following symlinks (`.missing` when it cannot be reached).
+  func kind(_ path: String) -> FileKind {
+    guard let (folder, name) = try? locate(path, .read) else {
+      return path == root ? FileKind(path: path) : .missing
+    }
+    return folder.kind(of: name)
+  }
+
+  /// The names in the folder `path` (none when it cannot be opened).
+  func entries(_ path: String) -> [String] {
+    (try? directory(path).entries()) ?? []
+  }
+
+  /// Reads the regular file `path` whole.
+  func read(_ path: String, limit: Int = Int.max) throws(SystemError) -> Data {
+    let (folder, name) = try locate(path, .read)
+    return try folder.readFile(name, limit: limit)
+  }
+
+  // MARK: - Changes
+
+  /// Writes `data` to `path` atomically (`AtomicFile`): on failure the old file, if any, is
+  /// untouched.
   func write(_ data: Data, to path: String, synchronizingDirectory: Bool = true) throws {
-    let directory = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
-    let temporary = directory + "/" + Self.temporaryPrefix + name + "-" + Self.randomToken()
     do {
-      try fileSystem.createFile(atPath: temporary, contents: data)
+      let (folder, name) = try locate(path, .write)
+      try AtomicFile(name, in: folder, operations: operations).write(
+        data, synchronizingDirectory: synchronizingDirectory)
     } catch {
-      try? fileSystem.removeItem(atPath: temporary)
-      throw StoreError.fileSystem(action: "write", path: path, reason: error.reason)
+      throw StoreError.system(error)
     }
+  }
+
+  /// Writes `data` to `path` atomically without fsync (a derived file: a torn one only costs
+  /// time); failures are ignored for the same reason.
+  func writeQuickly(_ data: Data, to path: String) {
+    guard let (folder, name) = try? locate(path, .write) else { return }
+    let temporary = AtomicFile.temporaryName(for: name)
     do {
-      try fileSystem.synchronizeFile(atPath: temporary)
+      try operations.createFile(temporary, in: folder, contents: data, mode: 0o600)
+      try operations.rename(temporary, in: folder, to: name, in: folder)
     } catch {
-      try? fileSystem.removeItem(atPath: temporary)
-      throw StoreError.fileSystem(action: "sync", path: path, reason: error.reason)
+      try? operations.remove(temporary, in: folder)
     }
-    do {
-      try fileSystem.rename(atPath: temporary, toPath: path)
-    } catch {
-      try? fileSystem.removeItem(atPath: temporary)
-      throw StoreError.fileSystem(action: "rename into place", path: path, reason: error.reason)
-    }
-    if synchronizingDirectory { try synchronizeDirectory(directory) }
   }
 
   /// Puts a second name of the file `source` at `path` when `source` holds exactly `data`: no
@@ -48,29 +122,29 @@ struct DurableFiles: Sendable {
   /// very bytes), flushed and renamed into place; the caller flushes the directory. False, with
   /// nothing left behind, when any step fails (another file system, no such file, other bytes):
   /// the caller then writes the bytes.
-  func link(_ source: String, to path: String, holding data: Data) -> Bool {
-    let directory = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
-    let temporary = directory + "/" + Self.temporaryPrefix + name + "-" + Self.randomToken()
+  func link(_ source: (Directory, String), to path: String, holding data: Data) -> Bool {
+    guard let (folder, name) = try? locate(path, .link) else { return false }
+    let temporary = AtomicFile.temporaryName(for: name)
     do {
-      try fileSystem.linkFile(atPath: source, toPath: temporary)
+      try operations.link(source.1, in: source.0, to: temporary, in: folder)
     } catch {
       return false
     }
-    guard Self.file(atPath: temporary, holds: data),
-      (try? fileSystem.synchronizeFile(atPath: temporary)) != nil,
-      (try? fileSystem.rename(atPath: temporary, toPath: path)) != nil
+    guard Self.file(temporary, in: folder, holds: data),
+      (try? operations.synchronizeFile(temporary, in: folder)) != nil,
+      (try? operations.rename(temporary, in: folder, to: name, in: folder)) != nil
     else {
-      removeQuietly(temporary)
+      // The name was made just now by this link: removed even when it links a symlink (which
+      // `remove` refuses), as itself, never followed.
+      unlinkat(folder.descriptor, temporary, 0)
       return false
     }
     return true
   }
 
-  /// Whether `path` is a regular file (not a symlink) whose bytes are `data`'s, read in chunks.
-  static func file(atPath path: String, holds data: Data) -> Bool {
-    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
+  /// Whether `name` in `folder` is a regular file (not a symlink) whose bytes are `data`'s.
+  static func file(_ name: String, in folder: Directory, holds data: Data) -> Bool {
+    guard let descriptor = try? folder.openFile(name, O_RDONLY) else { return false }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
@@ -93,93 +167,86 @@ struct DurableFiles: Sendable {
     }
   }
 
-  /// Flushes a directory so the renames and creations in it survive a crash.
+  /// Flushes a folder so the renames and creations in it survive a crash.
   func synchronizeDirectory(_ path: String) throws {
     do {
-      try fileSystem.synchronizeDirectory(atPath: path)
+      try operations.synchronize(try directory(path))
     } catch {
-      throw StoreError.fileSystem(action: "sync", path: path, reason: error.reason)
+      throw StoreError.system(error)
     }
   }
 
-  /// Renames a file or directory (not synced: callers flush both directories).
+  /// Renames a file or folder within the root (not synced: callers flush both folders).
   func rename(_ source: String, to destination: String) throws {
     do {
-      try fileSystem.rename(atPath: source, toPath: destination)
+      let (from, name) = try locate(source, .move)
+      let (to, newName) = try locate(destination, .move)
+      try operations.rename(name, in: from, to: newName, in: to)
     } catch {
-      throw StoreError.fileSystem(action: "move", path: source, reason: error.reason)
+      throw StoreError.system(error)
     }
   }
 
-  /// Creates a directory when missing.
+  /// Renames `source` to `destination` only when nothing is there (`link` then `unlink` for a
+  /// file; for a folder, `rename` after checking, under the caller's lock).
+  func renameWithoutReplacing(_ source: String, to destination: String) throws {
+    guard kind(destination) == .missing else {
+      throw StoreError.system(SystemError(.move, path: destination, code: EEXIST))
+    }
+    try rename(source, to: destination)
+  }
+
+  /// Creates a folder (0700) when missing; refuses a symlink or anything else there.
   func makeDirectory(_ path: String) throws {
     do {
-      try fileSystem.createDirectory(atPath: path)
+      let (folder, name) = try locate(path, .create)
+      try operations.makeDirectory(name, in: folder)
     } catch {
-      throw StoreError.fileSystem(action: "create", path: path, reason: error.reason)
+      throw StoreError.system(error)
     }
   }
 
-  /// Removes a file or directory tree.
+  /// Removes a file or folder tree that memesh's records name, refusing symlinks.
   func remove(_ path: String) throws {
     do {
-      try fileSystem.removeItem(atPath: path)
+      let (folder, name) = try locate(path, .remove)
+      try operations.remove(name, in: folder)
     } catch {
-      throw StoreError.fileSystem(action: "remove", path: path, reason: error.reason)
+      if error.code == ENOENT { return }
+      throw StoreError.system(error)
     }
   }
 
   /// Removes what it can; for cleanups whose failure changes nothing the user relies on.
   func removeQuietly(_ path: String) {
-    try? fileSystem.removeItem(atPath: path)
+    try? remove(path)
   }
 
   /// Eight random hex digits, for temporary and revision file names.
   static func randomToken() -> String {
-    let value = UInt32.random(in: 0...UInt32.max)
-    let hex = String(value, radix: 16)
-    return String(repeating: "0", count: 8 - hex.count) + hex
-  }
-}
-
-/// What `lstat` finds at a path (a symlink is reported as such, never followed).
-enum FileKind: Equatable {
-  case missing
-  case file(size: Int)
-  case directory
-  case symlink
-  case other
-
-  init(path: String) {
-    var status = stat()
-    guard lstat(path, &status) == 0 else {
-      self = .missing
-      return
-    }
-    switch status.st_mode & S_IFMT {
-    case S_IFREG: self = .file(size: Int(status.st_size))
-    case S_IFDIR: self = .directory
-    case S_IFLNK: self = .symlink
-    default: self = .other
-    }
+    AtomicFile.randomToken()
   }
 }
 
 /// An advisory lock (`flock`) on a lock file, held around every read-modify-write. The kernel
 /// drops it when the process dies, so a crashed session never blocks the next one.
 enum StoreLock {
-  /// Runs `body` holding the exclusive lock on `path` (created when missing, never deleted).
-  static func withExclusiveLock<T>(at path: String, _ body: () throws -> T) throws -> T {
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw StoreError.fileSystem(
-        action: "lock", path: path, reason: FileSystemError(code: errno).reason)
+  /// Runs `body` holding the exclusive lock on `name` in `folder` (created when missing, never
+  /// deleted; a symlink there is refused).
+  static func withExclusiveLock<T>(_ name: String, in folder: Directory, _ body: () throws -> T)
+    throws -> T
+  {
+    let descriptor: Int32
+    do {
+      descriptor = try folder.openFile(name, O_RDWR | O_CREAT, mode: 0o600)
+    } catch {
+      throw StoreError.system(SystemError(.lock, path: error.path, code: error.code,
+        isSymlink: error.isSymlink))
     }
     defer { close(descriptor) }
     while flock(descriptor, LOCK_EX) != 0 {
       if errno != EINTR {
-        throw StoreError.fileSystem(
-          action: "lock", path: path, reason: FileSystemError(code: errno).reason)
+        throw StoreError.system(SystemError(.lock, path: folder.path(of: name), code: errno))
       }
     }
     defer { flock(descriptor, LOCK_UN) }
@@ -205,17 +272,25 @@ final class OpenedFile: @unchecked Sendable {
 
   deinit { close(descriptor) }
 
-  /// Opens and reads `path`, which must be a regular file.
-  static func read(atPath path: String, settleTime: Double = 3) throws(FileSystemError)
+  /// The largest index memesh reads: 10,000 memes take about 5 MB of XML.
+  static let maximumSize = 256 << 20
+
+  /// Opens and reads `path`, which must be a regular file (not a symlink).
+  static func read(atPath path: String, settleTime: Double = 3) throws(SystemError)
     -> (OpenedFile, Data)
   {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-    guard descriptor >= 0 else { throw FileSystemError(code: errno) }
+    guard descriptor >= 0 else {
+      throw errno == ELOOP
+        ? SystemError.symlink(.read, path: path) : SystemError(.read, path: path, code: errno)
+    }
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      let code = errno
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      Int(status.st_size) <= maximumSize
+    else {
+      let code = status.st_mode & S_IFMT == S_IFREG ? EFBIG : EISDIR
       close(descriptor)
-      throw FileSystemError(code: code)
+      throw SystemError(.read, path: path, code: code)
     }
     let changed = max(
       Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9,
@@ -226,13 +301,16 @@ final class OpenedFile: @unchecked Sendable {
     var data = Data(count: Int(status.st_size))
     var total = 0
     while true {
-      if total == data.count { data.count += 65536 }
+      if total == data.count {
+        guard total < maximumSize else { throw SystemError(.read, path: path, code: EFBIG) }
+        data.count += 65536
+      }
       let count = data.withUnsafeMutableBytes { buffer in
         systemRead(descriptor, buffer.baseAddress.map { $0 + total }, buffer.count - total)
       }
       if count < 0 {
         if errno == EINTR { continue }
-        throw FileSystemError(code: errno)
+        throw SystemError(.read, path: path, code: errno)
       }
       if count == 0 { break }
       total += count
@@ -254,9 +332,13 @@ func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count
   read(descriptor, buffer, count)
 }
 
-/// The numeric names (meme ids) in a directory, each with whether it is a real directory (not a
-/// symlink), read with `readdir` (FileManager builds a string per entry and stats nothing: several
-/// times slower on a 10,000-meme store).
+/// The largest meme id memesh hands out or accepts from disk: far more than anyone sends, and
+/// small enough that no sum or conversion of it can overflow.
+let maximumMemeID = 999_999_999
+
+/// The numeric names (meme ids) in a folder, each with whether it is a real folder (not a
+/// symlink), read with `readdir` (FileManager builds a string per entry and stats nothing:
+/// several times slower on a 10,000-meme store). Names past `maximumMemeID` are not ids.
 func numericEntries(inDirectory path: String) -> [Int: Bool] {
   guard let stream = opendir(path) else { return [:] }
   defer { closedir(stream) }
@@ -271,7 +353,7 @@ func numericEntries(inDirectory path: String) -> [Int: Bool] {
         value = value * 10 + Int(byte - 48)
         digits += 1
       }
-      return digits > 0 ? value : nil
+      return digits > 0 && value <= maximumMemeID ? value : nil
     }
     guard let id else { continue }
     switch Int32(entry.pointee.d_type) {
@@ -281,4 +363,10 @@ func numericEntries(inDirectory path: String) -> [Int: Bool] {
     }
   }
   return ids
+}
+
+/// The meme id a folder name is, when it is one (`"12"`, not `"012"` or `"12a"`).
+func memeID(folderName name: String) -> Int? {
+  guard let id = Int(name), id > 0, id <= maximumMemeID, String(id) == name else { return nil }
+  return id
 }

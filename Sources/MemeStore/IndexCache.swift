@@ -1,4 +1,5 @@
 import Foundation
+import MemeSystem
 import MemeCore
 
 /// A derived copy of the XML index in a compact binary form, so a big store opens fast.
@@ -102,6 +103,16 @@ enum IndexCache {
     return Data(bytes)
   }
 
+  /// Whether the cache header `header` names XML of this size and hash.
+  static func describes(_ header: Data, xmlSize: Int, xmlHash: UInt64) -> Bool {
+    header.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+      var reader = ByteReader(buffer: buffer)
+      return reader.take(magic.count).map(Array.init) == magic
+        && reader.integer() == formatVersion && reader.integer() == UInt64(xmlSize)
+        && reader.integer() == xmlHash
+    }
+  }
+
   /// The identity the cache trusts, or nil when it trusts none (or is not a cache).
   static func trustedIdentity(in cache: Data) -> FileIdentity? {
     cache.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> FileIdentity? in
@@ -143,7 +154,8 @@ enum IndexCache {
         let xmlBytes = reader.integer(), xmlSize.map({ UInt64($0) == xmlBytes }) ?? true,
         let hash = reader.integer(), xmlHash.map({ $0 == hash }) ?? true,
         reader.take(8 + 8 * FileIdentity.wordCount) != nil,
-        let version = reader.int(), let nextID = reader.int(),
+        let version = reader.int(), (1...StoreIndex.currentVersion).contains(version),
+        let nextID = reader.int(), (1...maximumMemeID + 1).contains(nextID),
         let memeCount = reader.int(), memeCount >= 0, memeCount <= size / 16,
         let trashCount = reader.int(), trashCount >= 0, trashCount <= size / 8
       else { return nil }
@@ -158,7 +170,7 @@ enum IndexCache {
       var ids: [Int] = []
       ids.reserveCapacity(memeCount)
       for _ in 0..<memeCount {
-        guard let id = reader.int(), id > (ids.last ?? Int.min) else { return nil }
+        guard let id = reader.int(), id > (ids.last ?? 0), id <= maximumMemeID else { return nil }
         ids.append(id)
       }
       var offsets: [Int] = []
@@ -170,21 +182,26 @@ enum IndexCache {
       return (ids, offsets)
     }
     guard let (ids, starts) = tables, (starts.first ?? tableEnd) == tableEnd,
-      starts.last ?? 0 <= size
+      starts.last ?? 0 <= size, (ids.last ?? 0) < numbers[1]
     else { return nil }
     let offsets = starts + [size]
     return CachedIndex(
       version: numbers[0], nextID: numbers[1], ids: ids, offsets: offsets, read: read)
   }
 
-  /// Decodes one meme record, all of `bytes` (a trashed one also has its deletion date).
+  /// Decodes one meme record, all of `bytes` (a trashed one also has its deletion date); nil
+  /// when it does not decode or holds a number memesh would not write (`StoreIndex`'s checks).
   static func record(_ bytes: Data, trashed: Bool) -> (Meme, Date?)? {
     bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> (Meme, Date?)? in
       var reader = ByteReader(buffer: buffer)
-      guard let meme = reader.meme() else { return nil }
+      guard let meme = reader.meme(), (try? StoreIndex.checkNumbers(of: meme)) != nil else {
+        return nil
+      }
       var deleted: Date?
       if trashed {
-        guard let date = reader.date() else { return nil }
+        guard let date = reader.date(), (try? StoreIndex.checkDate(date, "")) != nil else {
+          return nil
+        }
         deleted = date
       }
       return reader.isAtEnd ? (meme, deleted) : nil

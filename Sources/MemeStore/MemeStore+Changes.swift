@@ -1,5 +1,6 @@
 import Foundation
 import MemeCore
+import MemeSystem
 
 /// The index write failed; `landed` tells whether the new index is nevertheless in place (its
 /// rename happened and putting the old one back failed too), so callers keep its files.
@@ -27,18 +28,30 @@ extension MemeStore {
         }
       }
       let id = index.nextID
+      guard id <= maximumMemeID else {
+        throw StoreError.readOnly(path: directory.path, reason: "it has used every meme id")
+      }
       let folder = livePath(id)
+      guard files.kind(folder) == .missing else {
+        // Never reached: nextID is above every folder (tidy). Kept, never emptied.
+        throw StoreError.system(SystemError(.create, path: folder, code: EEXIST))
+      }
+      // The new meme is built in a folder with a temporary name (a leftover memesh can prove it
+      // made) and renamed to its id only when whole.
+      let building = directory.path + "/" + DurableFiles.temporaryPrefix + "new-\(id)-"
+        + DurableFiles.randomToken()
       let originalName = "\(id)/original.\(Self.originalExtension(meme.original))"
       let memeName = "\(id)/meme.\(meme.format.fileExtension)"
       let thumbnailName = "\(id)/thumb.png"
+      var renamed = false
       do {
-        files.removeQuietly(folder)  // a share that crashed before its index write
-        try files.makeDirectory(folder)
-        try files.synchronizeDirectory(directory.path)
-        try placeOriginal(of: meme, at: path(originalName))
-        try files.write(meme.rendered, to: path(memeName), synchronizingDirectory: false)
-        try files.write(meme.thumbnail, to: path(thumbnailName), synchronizingDirectory: false)
-        try files.synchronizeDirectory(folder)
+        try files.makeDirectory(building)
+        func inside(_ name: String) -> String {
+          building + "/" + (name as NSString).lastPathComponent
+        }
+        try placeOriginal(of: meme, at: inside(originalName))
+        try files.write(meme.rendered, to: inside(memeName), synchronizingDirectory: false)
+        try files.write(meme.thumbnail, to: inside(thumbnailName), synchronizingDirectory: false)
         let date = now()
         let added = Meme(
           id: id, top: meme.top, bottom: meme.bottom, font: meme.font, crop: meme.crop,
@@ -46,15 +59,22 @@ extension MemeStore {
           format: meme.format, sourceName: meme.sourceName,
           originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
           memeFile: memeName, thumbnailFile: thumbnailName)
+        try files.write(
+          try Self.encodeRecord(added), to: inside(Self.recordName), synchronizingDirectory: false)
+        try files.synchronizeDirectory(building)
+        try files.rename(building, to: folder)
+        renamed = true
+        try files.synchronizeDirectory(directory.path)
         index.memes.append(added)
         index.nextID = id + 1
         try commit(index, replacing: previous)
         return added
       } catch let failure as CommitFailure {
-        if !failure.landed { files.removeQuietly(folder) }
+        // The folder is this call's own; with the index not naming it, it goes.
+        if !failure.landed { files.removeQuietly(renamed ? folder : building) }
         throw failure.error
       } catch {
-        files.removeQuietly(folder)
+        files.removeQuietly(renamed ? folder : building)
         throw error
       }
     }
@@ -69,15 +89,18 @@ extension MemeStore {
       }
       let old = index.memes[position]
       let folder = livePath(id)
-      guard FileKind(path: folder) != .symlink else {
-        throw StoreError.readOnly(path: folder, reason: "the meme's folder is a symlink, refused")
+      guard files.kind(folder) == .directory else {
+        throw StoreError.system(
+          files.kind(folder) == .symlink
+            ? SystemError.symlink(.write, path: folder)
+            : SystemError(.write, path: folder, code: ENOENT))
       }
       // New files get new names, so the old ones stay whole until the index moves on.
       let token = DurableFiles.randomToken()
       let keepOriginal =
         old.originalSHA256 == meme.originalSHA256.lowercased()
         && Self.isSafe(old.originalFile, id: id)
-        && FileKind(path: path(old.originalFile)) != .missing
+        && files.kind(path(old.originalFile)) != .missing
       let originalName =
         keepOriginal
         ? old.originalFile : "\(id)/original-\(token).\(Self.originalExtension(meme.original))"
@@ -85,21 +108,25 @@ extension MemeStore {
       let thumbnailName = "\(id)/thumb-\(token).png"
       let written = (keepOriginal ? [] : [originalName]) + [memeName, thumbnailName]
       do {
-        try files.makeDirectory(folder)
-        try files.synchronizeDirectory(directory.path)
         if !keepOriginal { try placeOriginal(of: meme, at: path(originalName)) }
         try files.write(meme.rendered, to: path(memeName), synchronizingDirectory: false)
         try files.write(meme.thumbnail, to: path(thumbnailName), synchronizingDirectory: false)
-        try files.synchronizeDirectory(folder)
         let updated = Meme(
           id: id, top: meme.top, bottom: meme.bottom, font: meme.font, crop: meme.crop,
           created: old.created, modified: max(now(), old.modified), width: meme.width,
           height: meme.height, format: meme.format, sourceName: meme.sourceName,
           originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
           memeFile: memeName, thumbnailFile: thumbnailName)
+        try files.synchronizeDirectory(folder)
         index.memes[position] = updated
         try commit(index, replacing: loaded)
-        removeUnreferencedFiles(of: updated)
+        // The folder's own record follows the index (best effort: it only serves to take the
+        // folder back should the index lose it). A share killed before the index write leaves
+        // the record naming the old files, so the new ones are provably leftovers.
+        try? files.write(
+          try Self.encodeRecord(updated), to: folder + "/" + Self.recordName,
+          synchronizingDirectory: false)
+        removeSupersededFiles(of: old, keeping: updated)
         return updated
       } catch let failure as CommitFailure {
         if !failure.landed { for name in written { files.removeQuietly(path(name)) } }
@@ -135,22 +162,25 @@ extension MemeStore {
       } catch let failure as CommitFailure {
         throw failure.error
       }
-      if FileKind(path: live) != .missing {
+      guard files.kind(trashed) == .missing else {
+        // Not this meme's: only a restored older index names a trashed id live. Kept.
+        throw StoreError.system(SystemError(.move, path: trashed, code: EEXIST))
+      }
+      if files.kind(live) != .missing {
         do {
-          files.removeQuietly(trashed)
           try files.rename(live, to: trashed)
           try files.synchronizeDirectory(directory.path)
           try files.synchronizeDirectory(trashPath)
         } catch {
           // Back as before: the folder where it was, then the previous index.
-          if FileKind(path: live) == .missing, FileKind(path: trashed) != .missing {
+          if files.kind(live) == .missing, files.kind(trashed) != .missing {
             try? moveBack(trashed, to: live)
           }
           if let old = loaded.xml { try? files.write(old, to: indexPath) }
           throw error
         }
       }
-      for purgedID in purged { files.removeQuietly(trashedPath(purgedID)) }
+      for purgedID in purged { purge(purgedID) }
       return meme
     }
   }
@@ -165,8 +195,11 @@ extension MemeStore {
       let live = livePath(id)
       let trashed = trashedPath(id)
       var moved = false
-      if FileKind(path: trashed) != .missing {
-        files.removeQuietly(live)  // not a live meme: its id is in the trash
+      if files.kind(trashed) != .missing {
+        guard files.kind(live) == .missing else {
+          // Something is at the live name: kept, the undo refused.
+          throw StoreError.system(SystemError(.move, path: live, code: EEXIST))
+        }
         try files.rename(trashed, to: live)
         moved = true
         try synchronizeAfterMove(from: trashed, to: live, moved: &moved)
@@ -190,8 +223,8 @@ extension MemeStore {
   @discardableResult
   public func repair() throws -> Int {
     try withWriteLock { loaded in
-      var count = tidy(loaded.index)
-      for meme in loaded.index.memes { count += removeUnreferencedFiles(of: meme) }
+      var count = lastTidyCount
+      for meme in loaded.index.memes { count += removeLeftoverFiles(of: meme) }
       return count
     }
   }
@@ -204,10 +237,15 @@ extension MemeStore {
     if let readOnlyReason {
       throw StoreError.readOnly(path: directory.path, reason: readOnlyReason)
     }
-    try files.makeDirectory(directory.path)
-    return try StoreLock.withExclusiveLock(at: lockPath) {
-      let loaded = try current()
-      tidy(loaded.index)
+    let root: Directory
+    do {
+      root = try files.rootDirectory()
+    } catch {
+      throw StoreError.system(error)
+    }
+    return try StoreLock.withExclusiveLock(".lock", in: root) {
+      var loaded = try currentForWriting()
+      try tidy(&loaded)
       return try body(loaded)
     }
   }
@@ -246,7 +284,7 @@ extension MemeStore {
       index, xmlSize: xml.count, xmlHash: hash, identity: FileIdentity(path: indexPath),
       trusted: false)
     Self.saveCache(cache, next: indexPath, files)
-    let loaded = LoadedIndex(index: index, xml: xml, xmlHash: hash)
+    let loaded = LoadedIndex(index: index, xml: xml, xmlHash: hash, parsed: true)
     rememberIndex(loaded)
     return loaded
   }
@@ -271,70 +309,60 @@ extension MemeStore {
     try files.synchronizeDirectory((destination as NSString).deletingLastPathComponent)
   }
 
-  /// Cheap cleanup done before every change (one listing of the store and one of the trash).
+  /// Removes a purged meme's folder from the trash: first renamed to a temporary name, so a
+  /// removal cut short leaves a name memesh can prove it made, never a half-emptied meme.
+  func purge(_ id: Int) {
+    let doomed = trashPath + "/" + DurableFiles.temporaryPrefix + "purge-\(id)-"
+      + DurableFiles.randomToken()
+    guard files.kind(trashedPath(id)) == .directory,
+      (try? files.rename(trashedPath(id), to: doomed)) != nil
+    else { return }
+    files.removeQuietly(doomed)
+  }
+
+  /// Removes files in a meme's folder that its previous record named and its new one does not
+  /// (superseded by an edit). Nothing else in the folder is touched: a file the index does not
+  /// name may be a newer version an older index never knew. Returns how many.
   @discardableResult
-  func tidy(_ index: StoreIndex) -> Int {
+  func removeSupersededFiles(of old: Meme, keeping new: Meme) -> Int {
+    let keep = Set([new.originalFile, new.memeFile, new.thumbnailFile])
     var count = 0
-    let top = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    for entry in top {
-      if entry.hasPrefix(DurableFiles.temporaryPrefix) {
-        files.removeQuietly(directory.path + "/" + entry)
-        count += 1
-      } else if let id = Int(entry), String(id) == entry, id >= index.nextID {
-        // Written by a share that died before its index write: never part of the store.
-        files.removeQuietly(directory.path + "/" + entry)
-        count += 1
-      }
-    }
-    let live = Set(index.memes.map(\.id))
-    let trashed = Set(index.trash.map(\.meme.id))
-    // A delete or undo that died between moving the folder and writing the index.
-    for id in trashed
-    where FileKind(path: trashedPath(id)) == .missing && FileKind(path: livePath(id)) == .directory
-    {
-      if (try? moveBack(livePath(id), to: trashedPath(id))) != nil { count += 1 }
-    }
-    let inTrash = (try? FileManager.default.contentsOfDirectory(atPath: trashPath)) ?? []
-    for entry in inTrash {
-      let path = trashPath + "/" + entry
-      guard let id = Int(entry), String(id) == entry else {
-        if entry.hasPrefix(DurableFiles.temporaryPrefix) {
-          files.removeQuietly(path)
-          count += 1
-        }
-        continue
-      }
-      if trashed.contains(id) { continue }
-      if live.contains(id) {
-        if FileKind(path: livePath(id)) == .missing, (try? moveBack(path, to: livePath(id))) != nil
-        {
-          count += 1
-        }
-      } else {
-        files.removeQuietly(path)  // purged, but the removal did not finish
-        count += 1
-      }
+    for name in [old.originalFile, old.memeFile, old.thumbnailFile]
+    where !keep.contains(name) && Self.isSafe(name, id: old.id) {
+      files.removeQuietly(path(name))
+      count += 1
     }
     return count
   }
 
-  /// Removes files in a meme's folder that its record does not name (superseded by an edit,
-  /// or temporary). Returns how many.
+  /// Removes the leftovers in a meme's folder: temporary names (`.tmp-…`), and, when the
+  /// folder's own record agrees with the index (so neither an older index put back nor a newer
+  /// version is in play), memesh's picture files that neither names (an edit cut short before
+  /// its index write). Anything else in the folder is left alone. Returns how many.
   @discardableResult
-  func removeUnreferencedFiles(of meme: Meme) -> Int {
+  func removeLeftoverFiles(of meme: Meme) -> Int {
     let folder = livePath(meme.id)
-    guard FileKind(path: folder) == .directory else { return 0 }
-    let keep = Set(
-      [meme.originalFile, meme.memeFile, meme.thumbnailFile].map {
-        ($0 as NSString).lastPathComponent
-      })
+    guard files.kind(folder) == .directory else { return 0 }
+    let named = Set([meme.originalFile, meme.memeFile, meme.thumbnailFile].map {
+      PathName($0).lastComponent
+    })
+    let agrees = recordedMeme(inFolder: meme.id).map { Self.sameFiles($0, meme) } ?? false
     var count = 0
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    where !keep.contains(entry) {
+    for entry in files.entries(folder) where !named.contains(entry) && entry != Self.recordName {
+      let ours =
+        entry.hasPrefix(DurableFiles.temporaryPrefix)
+        || (agrees && ["original", "meme", "thumb"].contains { entry.hasPrefix($0) })
+      guard ours else { continue }
       files.removeQuietly(folder + "/" + entry)
       count += 1
     }
     return count
+  }
+
+  /// Whether two records of one meme name the same files.
+  static func sameFiles(_ one: Meme, _ other: Meme) -> Bool {
+    one.id == other.id && one.originalFile == other.originalFile
+      && one.memeFile == other.memeFile && one.thumbnailFile == other.thumbnailFile
   }
 
   private func rememberIndex(_ loaded: LoadedIndex) {
@@ -346,7 +374,10 @@ extension MemeStore {
   /// written once and replaced only by rename, so the two names never see each other's changes:
   /// clearing the draft or deleting the meme removes one name, and the bytes stay for the other.
   private func placeOriginal(of meme: NewMeme, at path: String) throws {
-    if let source = meme.originalFile, files.link(source, to: path, holding: meme.original) {
+    if let source = meme.originalFile,
+      let folder = try? Directory.open((source as NSString).deletingLastPathComponent),
+      files.link((folder, (source as NSString).lastPathComponent), to: path, holding: meme.original)
+    {
       return
     }
     try files.write(meme.original, to: path, synchronizingDirectory: false)

@@ -1,5 +1,6 @@
 import Foundation
 import MemeCore
+import MemeSystem
 
 extension MemeStore {
   /// The cache beside the index.
@@ -34,7 +35,7 @@ extension MemeStore {
     switch FileKind(path: indexPath) {
     case .missing:
       return LoadedIndex(
-        index: StoreIndex(nextID: firstFreeID(in: directory)), xml: nil, xmlHash: 0)
+        index: StoreIndex(nextID: firstFreeID(in: directory)), xml: nil, xmlHash: 0, parsed: true)
     case .file:
       break
     case .symlink:
@@ -42,7 +43,9 @@ extension MemeStore {
     case .directory, .other:
       throw StoreError.damagedIndex(path: indexPath, reason: "it is not a regular file")
     }
-    if useCache, let memory, let opened = memory.opened, opened.isCurrent(atPath: indexPath) {
+    if let memory, useCache || memory.parsed, let opened = memory.opened,
+      opened.isCurrent(atPath: indexPath)
+    {
       return memory
     }
     let opened: OpenedFile
@@ -53,6 +56,9 @@ extension MemeStore {
       throw StoreError.damagedIndex(path: indexPath, reason: error.reason)
     }
     let hash = IndexCache.hash(xml)
+    if let memory, memory.parsed, memory.xml == xml {
+      return LoadedIndex(index: memory.index, xml: xml, xmlHash: hash, opened: opened, parsed: true)
+    }
     if useCache, let memory, memory.xml?.count == xml.count, memory.xmlHash == hash {
       return LoadedIndex(index: memory.index, xml: xml, xmlHash: hash, opened: opened)
     }
@@ -80,34 +86,27 @@ extension MemeStore {
         trusted: opened.settled)
       saveCache(cache, next: indexPath, files)
     }
-    return LoadedIndex(index: index, xml: xml, xmlHash: hash, opened: opened)
+    return LoadedIndex(index: index, xml: xml, xmlHash: hash, opened: opened, parsed: true)
   }
 
   /// Writes the cache beside `indexPath` atomically but without fsync: it is derived, and a torn
   /// or stale cache only costs a slower start. Failures are ignored for the same reason.
   static func saveCache(_ data: Data, next indexPath: String, _ files: DurableFiles) {
-    let path = cachePath(forIndex: indexPath)
-    let directory = (path as NSString).deletingLastPathComponent
-    let temporary =
-      directory + "/" + DurableFiles.temporaryPrefix + "cache-" + DurableFiles.randomToken()
-    do {
-      try files.fileSystem.createFile(atPath: temporary, contents: data)
-      try files.fileSystem.rename(atPath: temporary, toPath: path)
-    } catch {
-      files.removeQuietly(temporary)
-    }
+    files.writeQuickly(data, to: cachePath(forIndex: indexPath))
   }
 
-  /// With no index, the first id above every meme directory present, so ids are never reused
-  /// even when the index was lost.
+  /// With no index, the first id above every meme folder present (live or in the trash), so ids
+  /// are never reused even when the index was lost.
   static func firstFreeID(in directory: String) -> Int {
+    highestFolderID(in: directory) + 1
+  }
+
+  /// The highest meme id among the folders of the store and of its trash (0 when none).
+  static func highestFolderID(in directory: String) -> Int {
     var highest = 0
     for folder in [directory, directory + "/trash"] {
-      let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      for entry in entries {
-        if let id = Int(entry), id > 0, String(id) == entry { highest = max(highest, id) }
-      }
+      for (id, _) in numericEntries(inDirectory: folder) { highest = max(highest, id) }
     }
-    return highest + 1
+    return highest
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MemeSystem
 import MemeCore
 
 /// How closely a meme's files are checked when it is read.

@@ -46,9 +46,16 @@ public struct NewMeme: Sendable {
 /// The sent-memes store: an XML plist index plus per-meme files under one directory.
 ///
 /// Layout of `directory` (`<home>/memes`): `index.plist` (the truth), `<id>/original.<ext>`,
-/// `<id>/meme.<ext>`, `<id>/thumb.png`, `trash/<id>/…` for deleted memes, `.lock` (flock),
+/// `<id>/meme.<ext>`, `<id>/thumb.png`, `<id>/record.plist` (the meme's own record, so a folder
+/// the index lost can be taken back), `trash/<id>/…` for deleted memes, `.lock` (flock),
 /// `.index.cache` (a derived fast copy of the index). Every change happens under the lock with
-/// the index re-read, files before the index that names them, each written atomically.
+/// the index re-read from its XML, files before the index that names them, each written
+/// atomically, every path reached from the store's folder without following a symlink.
+///
+/// The index decides, and what it does not list is kept: a numeric folder it does not name is
+/// never removed and its id never handed out again; one holding a whole meme with its record is
+/// taken back into the index (with a note), any other is reported. Only names memesh can prove
+/// it made (`.tmp-…`) are removed as leftovers.
 public final class MemeStore: @unchecked Sendable {
   /// How many deleted memes `undoDelete` can bring back; older deletions are purged.
   public static let defaultTrashLimit = 50
@@ -58,8 +65,9 @@ public final class MemeStore: @unchecked Sendable {
   /// True when the store can only be read: its index is damaged or from a newer memesh, or the
   /// directory cannot be created. Shares then fail with a one-line error.
   public let isReadOnly: Bool
-  /// One line to show at start when the store opened read-only, naming the path and what is wrong.
-  public let notice: String?
+  /// One line to show at start: why the store opened read-only, or which folders the index did
+  /// not list (taken back, or kept and reported).
+  public private(set) var notice: String?
   /// How many deletions are kept for undo.
   public let trashLimit: Int
 
@@ -70,10 +78,21 @@ public final class MemeStore: @unchecked Sendable {
   /// How long the index must have been unchanged before the cache may vouch for it by the
   /// file's identity (`OpenedFile.settled`); tests shorten it.
   let settleTime: Double
-  private let memoryLock = NSLock()
+  let memoryLock = NSLock()
   private var memory: LoadedIndex?
   /// The last index read from the cache alone, and the index file's identity it was for.
   private var quickMemory: (FileIdentity, CachedIndex)?
+  /// How many leftovers the last tidy removed or moved (for `repair`).
+  var lastTidyCount: Int {
+    get { memoryLock.withLock { tidied } }
+    set { memoryLock.withLock { tidied = newValue } }
+  }
+  private var tidied = 0
+  /// What tidying found to tell the user (folders taken back or kept), until taken.
+  var tidyNotes: [String] = []
+  /// Set when the index on disk is not the one memesh last wrote (its cache names other XML):
+  /// the next tidy checks every meme's files.
+  var thoroughCheckPending = false
 
   /// Opens (creating when missing) the store in `directory`.
   public convenience init(directory: URL) throws {
@@ -98,7 +117,7 @@ public final class MemeStore: @unchecked Sendable {
   ) {
     self.directory = directory.standardizedFileURL
     self.settleTime = settleTime
-    self.files = DurableFiles(fileSystem: fileSystem)
+    self.files = DurableFiles(operations: fileSystem, root: self.directory.path)
     self.trashLimit = max(1, trashLimit)
     self.clock = clock
     let unusable = Self.makeDirectories(self.directory.path)
@@ -108,6 +127,8 @@ public final class MemeStore: @unchecked Sendable {
     var loaded: LoadedIndex?
     // A cache that vouches for the index file as it is now saves reading it: it was checked.
     let quick = Self.quickLoad(indexPath: indexPath)
+    // The cache's header as it was before this open rewrites it: what memesh last wrote.
+    let lastWritten = quick == nil ? Self.cacheHeader(indexPath: indexPath) : nil
     do {
       if quick == nil {
         loaded = try Self.load(
@@ -132,11 +153,50 @@ public final class MemeStore: @unchecked Sendable {
       reason = unusable
       notice = "store: cannot use '\(self.directory.path)': \(unusable); sharing will fail"
     }
+    if reason == nil, FileKind(path: indexPath) == .missing,
+      let foreign = Self.foreignEntry(in: self.directory.path)
+    {
+      // A --home that already held a 'memes' folder of someone else's files: never memesh's.
+      reason = "it holds '\(foreign)', which memesh did not make"
+      notice =
+        "store: refused '\(self.directory.path)': it holds '\(foreign)', which memesh did not "
+        + "make; sharing will fail (choose another --home)"
+    }
     self.readOnlyReason = reason
     self.isReadOnly = reason != nil
     self.notice = notice
     self.memory = loaded
     self.quickMemory = quick
+    if reason == nil {
+      let elsewhere =
+        loaded.map { Self.cacheDisagrees(header: lastWritten, with: $0) } ?? false
+      self.notice = takeBackUnlistedFolders(indexChangedElsewhere: elsewhere)
+    }
+  }
+
+  /// Whether a cache exists that was made from other XML than `loaded`'s: memesh writes the
+  /// cache after every index it writes, so the index was put there by something else (or a
+  /// crash fell between the two writes).
+  static func cacheDisagrees(header: Data?, with loaded: LoadedIndex) -> Bool {
+    guard let xml = loaded.xml, let header else { return false }
+    return !IndexCache.describes(header, xmlSize: xml.count, xmlHash: loaded.xmlHash)
+  }
+
+  /// The first bytes of the cache beside `indexPath` (its header), or nil when there is none.
+  static func cacheHeader(indexPath: String) -> Data? {
+    guard let file = CacheFile(path: cachePath(forIndex: indexPath)) else { return nil }
+    return file.bytes(0..<min(file.size, IndexCache.bodyOffset))
+  }
+
+  /// The first name in a store folder without an index that memesh would not have made there
+  /// (its numbered folders, the trash, the lock, the cache, temporary names), or nil.
+  static func foreignEntry(in path: String) -> String? {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    let own: Set<String> = ["trash", ".lock", ".index.cache", "index.plist"]
+    return entries.sorted().first { entry in
+      !own.contains(entry) && memeID(folderName: entry) == nil
+        && !entry.hasPrefix(DurableFiles.temporaryPrefix)
+    }
   }
 
   /// Creates the folder `path` (absolute) and its missing parents. Nil when it is a folder then,
@@ -155,8 +215,8 @@ public final class MemeStore: @unchecked Sendable {
         guard status.st_mode & S_IFMT == S_IFDIR else { return "'\(prefix)' is not a directory" }
         continue
       }
-      if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-        let reason = FileSystemError(code: errno).reason
+      if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+        let reason = SystemError.reason(errno, creating: true)
         return prefix == path ? reason : "cannot create '\(prefix)': \(reason)"
       }
     }
@@ -214,6 +274,8 @@ public final class MemeStore: @unchecked Sendable {
       guard meme.problem == nil else { return meme }
       switch folders[meme.id] {
       case true?: break
+      case false? where files.kind(livePath(meme.id)) == .symlink:
+        meme.problem = "refused: its folder '\(livePath(meme.id))' is a symlink"
       case false?: meme.problem = "refused: its folder '\(livePath(meme.id))' is not a directory"
       case nil: meme.problem = "its folder '\(livePath(meme.id))' is missing"
       }
@@ -288,6 +350,19 @@ public final class MemeStore: @unchecked Sendable {
     }
   }
 
+  /// The index for a change, under the lock: parsed from the XML bytes on disk now, never taken
+  /// from the cache (a damaged cache must not decide what a change removes). The memory copy
+  /// serves when it was parsed from, or written as, exactly these bytes.
+  func currentForWriting() throws -> LoadedIndex {
+    let remembered = memoryLock.withLock { memory }
+    let loaded = try Self.load(
+      indexPath: indexPath, directory: directory.path, files: files,
+      memory: remembered?.parsed == true ? remembered : nil, writeCache: true,
+      settleTime: settleTime, useCache: false)
+    memoryLock.withLock { memory = loaded }
+    return loaded
+  }
+
   /// The index as it is on disk now (the memory copy when the file has not changed).
   func current() throws -> LoadedIndex {
     let remembered = memoryLock.withLock { memory }
@@ -348,4 +423,6 @@ struct LoadedIndex: Sendable {
   /// The XML file read, held open so its inode cannot be reused by another file: while the path
   /// still names this very file, unchanged, the memory copy is current without reading it again.
   var opened: OpenedFile? = nil
+  /// True when `index` was parsed from `xml` (or written as it), not taken from the cache.
+  var parsed = false
 }

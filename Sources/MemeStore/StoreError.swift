@@ -1,5 +1,6 @@
 import Foundation
 import MemeCore
+import MemeSystem
 
 /// Why a store operation failed, worded for the user in one line naming the path involved.
 public enum StoreError: UserFacingError, Equatable {
@@ -9,6 +10,8 @@ public enum StoreError: UserFacingError, Equatable {
   case readOnly(path: String, reason: String)
   /// A file operation failed: `action` is what was being done (`write`, `rename`…).
   case fileSystem(action: String, path: String, reason: String)
+  /// A system call failed (`MemeSystem.SystemError`, worded there).
+  case system(SystemError)
   /// The index exists but cannot be used.
   case damagedIndex(path: String, reason: String)
   /// The draft document cannot be used.
@@ -25,6 +28,8 @@ public enum StoreError: UserFacingError, Equatable {
       return "the store '\(path)' is read-only: \(reason)"
     case .fileSystem(let action, let path, let reason):
       return "cannot \(action) '\(path)': \(reason)"
+    case .system(let error):
+      return error.message
     case .damagedIndex(let path, let reason):
       return "cannot read the store index '\(path)': \(reason)"
     case .damagedDraft(let path, let reason, let movedTo):

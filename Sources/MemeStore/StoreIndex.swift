@@ -1,4 +1,5 @@
 import Foundation
+import MemeSystem
 import MemeCore
 
 /// The store's index as saved in `index.plist` (XML): every meme, the trash, and the id counter.
@@ -88,16 +89,70 @@ extension StoreIndex {
     return index
   }
 
-  /// Rejects what no memesh writes (duplicate or non-positive ids) and repairs the counter so an
-  /// id is never handed out twice.
+  /// Rejects what no memesh writes (duplicate ids, numbers out of range) and repairs the counter
+  /// so an id is never handed out twice.
   mutating func check() throws(IndexDamage) {
+    guard version >= 1 else { throw IndexDamage("schema version \(version) is not one memesh writes") }
+    guard (1...maximumMemeID + 1).contains(nextID) else {
+      throw IndexDamage("its next id \(nextID) is out of range (1 to \(maximumMemeID + 1))")
+    }
     var seen = Set<Int>()
+    for meme in memes { try Self.checkNumbers(of: meme) }
+    for entry in trash {
+      try Self.checkNumbers(of: entry.meme)
+      try Self.checkDate(entry.deleted, "the deletion date of meme \(entry.meme.id)")
+    }
     for id in memes.map(\.id) + trash.map(\.meme.id) {
-      guard id > 0 else { throw IndexDamage("meme id \(id) is not positive") }
       guard seen.insert(id).inserted else { throw IndexDamage("meme id \(id) appears twice") }
     }
-    nextID = max(nextID, (seen.max() ?? 0) + 1)
+    nextID = min(max(nextID, (seen.max() ?? 0) + 1), maximumMemeID + 1)
     memes.sort { $0.id < $1.id }
+  }
+
+  /// The largest side of a picture memesh writes or crops to, with room to spare.
+  static let maximumSide = 1_000_000
+  /// The longest text field memesh keeps (a caption is cut at 10,000 characters when typed).
+  static let maximumTextBytes = 160_000
+
+  /// Rejects a meme record whose numbers memesh would never write: an id out of range, a date
+  /// not between 1970 and 9999, a size or crop that is not a picture's.
+  static func checkNumbers(of meme: Meme) throws(IndexDamage) {
+    guard (1...maximumMemeID).contains(meme.id) else {
+      throw IndexDamage("meme id \(meme.id) is out of range (1 to \(maximumMemeID))")
+    }
+    try checkDate(meme.created, "the creation date of meme \(meme.id)")
+    try checkDate(meme.modified, "the change date of meme \(meme.id)")
+    guard (1...maximumSide).contains(meme.width), (1...maximumSide).contains(meme.height) else {
+      throw IndexDamage("meme \(meme.id) has an impossible size \(meme.width)×\(meme.height)")
+    }
+    guard cropIsPossible(meme.crop) else {
+      throw IndexDamage("meme \(meme.id) has an impossible crop")
+    }
+    for text in [meme.top, meme.bottom, meme.font, meme.sourceName, meme.originalSHA256]
+    where text.utf8.count > maximumTextBytes {
+      throw IndexDamage("meme \(meme.id) has a text longer than memesh writes")
+    }
+  }
+
+  /// Whether every number of `crop` lies in what a picture can have.
+  static func cropIsPossible(_ crop: Crop) -> Bool {
+    let sides = 1...maximumSide
+    switch crop {
+    case .off: return true
+    case .rect(let rect):
+      return (0...maximumSide).contains(rect.x) && (0...maximumSide).contains(rect.y)
+        && sides.contains(rect.width) && sides.contains(rect.height)
+    case .aspect(let width, let height):
+      return sides.contains(width) && sides.contains(height)
+    }
+  }
+
+  /// Dates from 1970 to the end of 9999, in whole seconds' reach of every formatter.
+  static func checkDate(_ date: Date, _ what: String) throws(IndexDamage) {
+    let seconds = date.timeIntervalSince1970
+    guard seconds.isFinite, (0...253_402_300_799).contains(seconds) else {
+      throw IndexDamage("\(what) is out of range")
+    }
   }
 
   /// The deepest nesting of `<dict>` and `<array>` elements, found by scanning the bytes (cheap,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MemeShell
+import MemeSystem
 
 /// memesh's own command-line flags. Everything else lives in MemeShell.
 @main
@@ -88,13 +89,31 @@ struct Memesh: ParsableCommand {
     options.home = home
     options.keepGoing = keepGoing
     options.previewMode = previewMode
+    if let problem = Self.homeProblem(options) { throw ValidationError(problem) }
     let status = Launcher.run(options)
     if status != 0 { throw ExitCode(status) }
+  }
+
+  /// Why the home `options` and the environment name cannot be used, or nil: an empty `--home`
+  /// (never a silent fallback to the default), or a path where a folder cannot be.
+  static func homeProblem(
+    _ options: LaunchOptions,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String? {
+    if options.home == "" {
+      return "--home cannot be empty (leave it out for the default home)"
+    }
+    // A transcript without --home runs in a new empty home of its own.
+    if options.home == nil, options.check != nil || options.replay != nil { return nil }
+    let home = MemeshPaths.home(flag: options.home, environment: environment)
+    guard let why = MemeshPaths.unusableHome(home) else { return nil }
+    return "cannot use '\(home)' as the memesh home: \(why)"
   }
 
   /// Parses argv; a usage error exits 2 (argument-parser's default is 64).
   static func main() {
     if let options = QuickArguments.parse(CommandLine.arguments.dropFirst()) {
+      if let problem = homeProblem(options) { failUsage(problem) }
       Foundation.exit(Launcher.run(options))
     }
     do {
@@ -105,13 +124,22 @@ struct Memesh: ParsableCommand {
       if code == .success || error is ExitCode {
         exit(withError: error)
       }
-      FileHandle.standardError.write(Data("memesh: \(message(for: error))\n".utf8))
-      FileHandle.standardError.write(
-        Data(
-          "usage: memesh [-c commands] [--replay file | --check file] [--home dir]; see 'memesh --help'\n"
-            .utf8))
-      Foundation.exit(2)
+      failUsage(message(for: error))
     }
+  }
+
+  /// Prints a usage error and exits 2. argument-parser's messages quote the arguments as typed:
+  /// each line is escaped (`Display.escaped`), so an option holding escape sequences cannot
+  /// reach the terminal raw.
+  static func failUsage(_ message: String) -> Never {
+    let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { Display.escaped(String($0)) }
+    FileHandle.standardError.write(Data("memesh: \(lines.joined(separator: "\n"))\n".utf8))
+    FileHandle.standardError.write(
+      Data(
+        "usage: memesh [-c commands] [--replay file | --check file] [--home dir]; see 'memesh --help'\n"
+          .utf8))
+    Foundation.exit(2)
   }
 
   /// `man memesh`, from argument-parser's description of these flags and the shell's registry.

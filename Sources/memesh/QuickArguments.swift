@@ -23,7 +23,7 @@ enum QuickArguments {
       let value = arguments[next]
       switch flag {
       case "-c", "--command": options.commands.append(value)
-      case "--home" where options.home == nil: options.home = value
+      case "--home" where options.home == nil: options.home = value  // '' is refused by main
       case "--mode" where options.previewMode == nil && modes.contains(value):
         options.previewMode = value
       case "--replay" where options.replay == nil && options.check == nil: options.replay = value

@@ -96,6 +96,13 @@ import Testing
     }
   }
 
+  /// ImageMagick keeps a photo's profile in a GIF as an `ICCRGBG1012` application extension.
+  @Test func aGIFsColourProfileIsRead() throws {
+    let profile = try #require(ImageCodec.iccProfile(of: try ImageFixtures.data("icc-rgb.jpg")))
+    #expect(ImageCodec.iccProfile(of: try ImageFixtures.data("gif-icc.gif")) == profile)
+    #expect(ImageCodec.iccProfile(of: try ImageFixtures.data("gif-transparent.gif")) == nil)
+  }
+
   // MARK: - Writing WebP
 
   static let photo = RGBAImage(

@@ -3,6 +3,7 @@ import MemeCore
 import Testing
 
 @testable import MemeStore
+import MemeSystem
 
 @Suite struct DamageTests {
   /// A damaged index and the words the notice must use for it.
@@ -165,6 +166,9 @@ import Testing
       of: "<string>\(one.memeFile)</string>", with: "<string>\(path)</string>"
     )
     .write(to: store.indexURL, atomically: true, encoding: .utf8)
+    // Without its own record (a store from before records), nothing can put the entry right:
+    // it is refused. (With one, the meme is taken from its folder: anOlderIndexPutBack….)
+    try FileManager.default.removeItem(atPath: scratch.path + "/1/" + MemeStore.recordName)
     let reopened = try MemeStore(directory: scratch.memes)
     let listed = try reopened.memes()
     #expect(listed[0].problem?.hasPrefix("refused") == true)
@@ -222,8 +226,10 @@ import Testing
     let store = try MemeStore(directory: scratch.memes)
     for number in 1...3 { _ = try store.add(FakeMeme.make(top: "\(number)", bottom: "")) }
     try FileManager.default.removeItem(at: store.indexURL)
+    // The memes are taken back from their own records, with a note; no id is reused.
     let reopened = try MemeStore(directory: scratch.memes)
-    #expect(try reopened.memes().isEmpty)
+    #expect(reopened.notice?.hasPrefix("store: took back memes 1, 2, 3") == true)
+    #expect(try reopened.memes().map(\.top) == ["1", "2", "3"])
     #expect(try reopened.add(FakeMeme.make(top: "NEW", bottom: "")).id == 4)
     #expect(FileKind(path: scratch.path + "/3/meme.png") != .missing)
   }

@@ -3,6 +3,7 @@ import MemeCore
 import Testing
 
 @testable import MemeStore
+import MemeSystem
 
 @Suite struct DraftStoreTests {
   static let catSHA = String(repeating: "c", count: 64)
@@ -252,5 +253,55 @@ import Testing
     try drafts.clear()
     #expect(try DraftStore(home: scratch.url).load() == nil)
     #expect(FileKind(path: drafts.imageURL(sha256: Self.catSHA).path) == .missing)
+  }
+}
+
+/// One draft per session: a home whose draft another running session holds gives this session a
+/// draft of its own, and nothing this session does touches the other's.
+@Suite struct DraftSessionTests {
+  @Test func aSecondSessionKeepsItsOwnDraft() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let home = scratch.url.appendingPathComponent("home")
+    let theirs = home.appendingPathComponent("draft")
+    let document = DraftDocument(steps: [DraftStep(label: "top", top: "THEIRS")], current: 0)
+    try DraftStore(directory: theirs).save(document)
+    // The other session: its lock on draft/.session, held as a running memesh holds it.
+    let other = open(theirs.path + "/.session", O_RDWR | O_CREAT, 0o600)
+    #expect(flock(other, LOCK_EX | LOCK_NB) == 0)
+    let mine = DraftStore(home: home)
+    #expect(mine.directory.lastPathComponent == "draft-2")
+    #expect(mine.notice?.contains("another memesh session is editing the draft") == true)
+    #expect(try mine.load() == nil)
+    try mine.save(DraftDocument(steps: [DraftStep(label: "top", top: "MINE")], current: 0))
+    try mine.clear()
+    #expect(try DraftStore(directory: theirs).load() == document)
+    close(other)
+  }
+
+  /// A draft file this session never read (put back from a backup, or damaged) is checked before
+  /// a save replaces it, and moved aside when memesh cannot read it, never over an earlier one.
+  @Test func aDamagedDraftIsMovedAsideBeforeTheNextSave() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let drafts = DraftStore(directory: scratch.url.appendingPathComponent("d"))
+    try drafts.save(DraftDocument(steps: [DraftStep(label: "one")], current: 0))
+    let path = drafts.directory.path + "/draft.plist"
+    try Data("earlier".utf8).write(to: URL(fileURLWithPath: path + ".damaged"))
+    try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+    try drafts.save(DraftDocument(steps: [DraftStep(label: "two")], current: 0))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".damaged")) == Data("earlier".utf8))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".damaged-2")) == Data("garbage".utf8))
+    #expect(try drafts.load()?.currentStep?.label == "two")
+  }
+
+  /// A caption longer than typed text may be is damage, not a draft to restore.
+  @Test func aCaptionBombInTheDraftIsRefused() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let drafts = DraftStore(directory: scratch.url.appendingPathComponent("d"))
+    let bomb = String(repeating: "A", count: MemeRecipe.maximumCaptionCharacters + 1)
+    try drafts.save(DraftDocument(steps: [DraftStep(label: "top", top: bomb)], current: 0))
+    #expect(throws: StoreError.self) { try DraftStore(directory: drafts.directory).load() }
   }
 }

@@ -3,6 +3,7 @@ import MemeCore
 import Testing
 
 @testable import MemeStore
+import MemeSystem
 
 /// The binary cache may save reading the XML index only while the index file is exactly the one
 /// it was checked against: every change, by memesh or by hand, in place or by rename, same size or

@@ -3,6 +3,7 @@ import MemeCore
 import Testing
 
 @testable import MemeStore
+import MemeSystem
 
 @Suite struct MemeStoreTests {
   @Test func emptyStoreListsNothingAndCreatesNoIndexUntilAShare() throws {
@@ -73,14 +74,14 @@ import Testing
     let reopened = try MemeStore(directory: scratch.memes)
     #expect(try reopened.memes().map(\.top) == ["AFTER", "OTHER"])
     #expect(try reopened.meme(id: first.id) == edited)
-    // The superseded rendering is gone; the folder holds exactly the three named files.
+    // The superseded rendering is gone; the folder holds the three named files and its record.
     let folder = try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/1")
     #expect(
       Set(folder)
         == Set(
           [edited.originalFile, edited.memeFile, edited.thumbnailFile].map {
-            ($0 as NSString).lastPathComponent
-          }))
+            PathName($0).lastComponent
+          } + [MemeStore.recordName]))
     #expect(throws: StoreError.noMeme(id: 9)) {
       try store.update(id: 9, with: FakeMeme.make(top: "X", bottom: ""))
     }
@@ -180,20 +181,107 @@ import Testing
     #expect(MemeStore.defaultHome(environment: ["HOME": "/h"]).path == "/h/.local/share/memesh")
   }
 
-  @Test func aLeftoverShareFolderIsCleanedAndItsIDReused() throws {
+  /// A folder the index does not list is never memesh's to remove: it stays, is reported, and
+  /// its id is not handed out again. Temporary names memesh made are cleaned.
+  @Test func anUnlistedFolderIsKeptReportedAndItsIDNotReused() throws {
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
     let store = try MemeStore(directory: scratch.memes)
     _ = try store.add(FakeMeme.make(top: "ONE", bottom: ""))
-    // What a share killed before its index write leaves: a folder and a temporary file.
     try FileManager.default.createDirectory(
       atPath: scratch.path + "/2", withIntermediateDirectories: true)
     try Data("half".utf8).write(to: URL(fileURLWithPath: scratch.path + "/2/meme.png"))
     try Data("x".utf8).write(to: URL(fileURLWithPath: scratch.path + "/.tmp-index.plist-1234"))
-    #expect(try store.memes().map(\.id) == [1])
-    let two = try store.add(FakeMeme.make(top: "TWO", bottom: ""))
-    #expect(two.id == 2)
-    #expect(FakeMeme.filesMatch(two, in: store))
+    let reopened = try MemeStore(directory: scratch.memes)
+    #expect(reopened.notice?.contains("kept folder 2 in '\(scratch.path)'") == true)
+    #expect(try reopened.memes().map(\.id) == [1])
+    let three = try reopened.add(FakeMeme.make(top: "THREE", bottom: ""))
+    #expect(three.id == 3)
+    #expect(FakeMeme.filesMatch(three, in: reopened))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/2/meme.png")) == Data("half".utf8))
     #expect(FileKind(path: scratch.path + "/.tmp-index.plist-1234") == .missing)
+  }
+
+  /// An older index put back: the memes shared since are taken back from their folders (their
+  /// own records), with a note, and the next share takes a new id.
+  @Test func anOlderIndexPutBackLosesNoMeme() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let store = try MemeStore(directory: scratch.memes)
+    _ = try store.add(FakeMeme.make(top: "ONE", bottom: ""))
+    let old = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/index.plist"))
+    let two = try store.add(FakeMeme.make(top: "TWO", bottom: ""))
+    let edited = try store.update(id: 1, with: FakeMeme.make(top: "ONE EDITED", bottom: ""))
+    _ = try store.add(FakeMeme.make(top: "THREE", bottom: ""))
+    try store.delete(id: 3)
+    try old.write(to: URL(fileURLWithPath: scratch.path + "/index.plist"))
+    let reopened = try MemeStore(directory: scratch.memes)
+    let notice = try #require(reopened.notice)
+    #expect(notice.contains("took back meme 2"), "\(notice)")
+    #expect(notice.contains("took the versions of meme 1"), "\(notice)")
+    let memes = try reopened.memes()
+    #expect(memes.map(\.top) == ["ONE EDITED", "TWO"])
+    #expect(memes.allSatisfy { $0.problem == nil && FakeMeme.filesMatch($0, in: reopened) })
+    #expect(memes.first == edited && memes.last == two)
+    // Meme 3 is in the trash folder, which the old index never knew: kept, its id not reused.
+    #expect(FileKind(path: scratch.path + "/trash/3") == .directory)
+    #expect(try reopened.add(FakeMeme.make(top: "FOUR", bottom: "")).id == 4)
+  }
+
+  /// A symlink where the trash goes is refused by name and never followed.
+  @Test func aSymlinkedTrashIsRefusedNotFollowed() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let outside = scratch.url.appendingPathComponent("outside")
+    try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+    let store = try MemeStore(directory: scratch.memes)
+    _ = try store.add(FakeMeme.make(top: "ONE", bottom: ""))
+    try FileManager.default.createSymbolicLink(
+      atPath: scratch.path + "/trash", withDestinationPath: outside.path)
+    #expect {
+      try store.delete(id: 1)
+    } throws: { error in
+      (error as? StoreError)?.message == "cannot create '\(scratch.path)/trash': it is a symlink, refused"
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+    #expect(try MemeStore(directory: scratch.memes).memes().map(\.id) == [1])
+  }
+
+  /// Records the cache holds that disagree with the XML change nothing a write does.
+  @Test func aDamagedCacheDecidesNothing() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let store = try MemeStore(directory: scratch.memes)
+    for top in ["ONE", "TWO", "THREE"] { _ = try store.add(FakeMeme.make(top: top, bottom: "")) }
+    let cache = URL(fileURLWithPath: scratch.path + "/.index.cache")
+    var bytes = [UInt8](try Data(contentsOf: cache))
+    // The records' bytes scrambled; the header still names the XML.
+    for position in stride(from: IndexCache.bodyOffset + 32, to: bytes.count, by: 5) {
+      bytes[position] ^= 0x5A
+    }
+    try Data(bytes).write(to: cache)
+    let next = try MemeStore(directory: scratch.memes)
+    _ = try next.add(FakeMeme.make(top: "FOUR", bottom: ""))
+    let memes = try MemeStore(directory: scratch.memes).memes()
+    #expect(memes.map(\.top) == ["ONE", "TWO", "THREE", "FOUR"])
+    #expect(memes.allSatisfy { $0.problem == nil })
+  }
+
+  /// New stores are private: folders 0700, files 0600.
+  @Test func aNewStoreIsPrivate() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let store = try MemeStore(directory: scratch.memes)
+    let meme = try store.add(FakeMeme.make(top: "ONE", bottom: ""))
+    func mode(_ path: String) -> UInt32 {
+      var status = stat()
+      lstat(path, &status)
+      return UInt32(status.st_mode & 0o777)
+    }
+    #expect(mode(scratch.path) == 0o700)
+    #expect(mode(scratch.path + "/1") == 0o700)
+    for name in [meme.memeFile, meme.originalFile, meme.thumbnailFile, "index.plist"] {
+      #expect(mode(scratch.path + "/" + name) == 0o600, "\(name)")
+    }
   }
 }

@@ -3,6 +3,7 @@ import MemeCore
 import Testing
 
 @testable import MemeStore
+import MemeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -87,7 +88,9 @@ import Testing
     #expect(Self.inode(original)?.links == 1)
     #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == expected)
     #expect(try store.meme(id: meme.id).problem == nil)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: store.livePath(meme.id)).count == 3)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: store.livePath(meme.id)).sorted()
+        == ["meme.png", "original.jpg", MemeStore.recordName, "thumb.png"])
   }
 
   @Test func anEditWithANewPictureLinksItToo() throws {

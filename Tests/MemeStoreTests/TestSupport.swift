@@ -3,6 +3,7 @@ import MemeCore
 import Testing
 
 @testable import MemeStore
+import MemeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -89,8 +90,7 @@ enum FileOperation: String, CaseIterable, Sendable {
 
 /// The real file system, except that the `occurrence`-th call of `operation` fails with `code`
 /// (or every call of every writing operation, with `failEverything`).
-final class FaultyFileSystem: StoreFileSystem, @unchecked Sendable {
-  private let real = POSIXFileSystem()
+final class FaultyFileSystem: FileOperations, @unchecked Sendable {
   private let lock = NSLock()
   private var counts: [FileOperation: Int] = [:]
   let fault: (operation: FileOperation, occurrence: Int, code: Int32)?
@@ -108,7 +108,7 @@ final class FaultyFileSystem: StoreFileSystem, @unchecked Sendable {
   /// How many calls of each operation were made.
   var callCounts: [FileOperation: Int] { lock.withLock { counts } }
 
-  private func check(_ operation: FileOperation, _ path: String) throws(FileSystemError) {
+  private func check(_ operation: FileOperation, _ path: String) throws(SystemError) {
     let failure: Int32? = lock.withLock {
       counts[operation, default: 0] += 1
       if let code = failEverything { return code }
@@ -117,41 +117,43 @@ final class FaultyFileSystem: StoreFileSystem, @unchecked Sendable {
       failedPath = path
       return fault.code
     }
-    if let failure { throw FileSystemError(code: failure) }
+    if let failure { throw SystemError(.write, path: path, code: failure) }
   }
 
-  func createFile(atPath path: String, contents: Data) throws(FileSystemError) {
-    try check(.createFile, path)
-    try real.createFile(atPath: path, contents: contents)
+  func createFile(_ name: String, in directory: Directory, contents: Data, mode: mode_t)
+    throws(SystemError)
+  {
+    try check(.createFile, directory.path(of: name))
+    try directory.createFile(name, contents: contents, mode: mode)
   }
 
-  func synchronizeFile(atPath path: String) throws(FileSystemError) {
-    try check(.synchronizeFile, path)
-    try real.synchronizeFile(atPath: path)
+  func synchronizeFile(_ name: String, in directory: Directory) throws(SystemError) {
+    try check(.synchronizeFile, directory.path(of: name))
+    try directory.synchronizeFile(name)
   }
 
-  func rename(atPath source: String, toPath destination: String) throws(FileSystemError) {
-    try check(.rename, source)
-    try real.rename(atPath: source, toPath: destination)
+  func rename(_ name: String, in source: Directory, to newName: String, in destination: Directory)
+    throws(SystemError)
+  {
+    try check(.rename, source.path(of: name))
+    try source.rename(name, to: newName, in: destination)
   }
 
-  func synchronizeDirectory(atPath path: String) throws(FileSystemError) {
-    try check(.synchronizeDirectory, path)
-    try real.synchronizeDirectory(atPath: path)
+  func synchronize(_ directory: Directory) throws(SystemError) {
+    try check(.synchronizeDirectory, directory.path)
+    try directory.synchronize()
   }
 
-  func createDirectory(atPath path: String) throws(FileSystemError) {
-    try check(.createDirectory, path)
-    try real.createDirectory(atPath: path)
+  func makeDirectory(_ name: String, in directory: Directory) throws(SystemError) {
+    try check(.createDirectory, directory.path(of: name))
+    try directory.makeDirectory(name)
   }
 
-  func removeItem(atPath path: String) throws(FileSystemError) {
-    try real.removeItem(atPath: path)
-  }
-
-  func linkFile(atPath source: String, toPath destination: String) throws(FileSystemError) {
-    try check(.linkFile, destination)
-    try real.linkFile(atPath: source, toPath: destination)
+  func link(_ name: String, in source: Directory, to newName: String, in destination: Directory)
+    throws(SystemError)
+  {
+    try check(.linkFile, destination.path(of: newName))
+    try source.link(name, to: newName, in: destination)
   }
 }
 

@@ -9,6 +9,10 @@ extension FuzzTarget {
 
   /// PNG bytes through libpng: full decode (with orientation and the embedded recipe) and the
   /// preview path.
+  /// The picture decoders' targets, in the order `make fuzz` runs them; a new format's target
+  /// is added here.
+  static let imageTargets: [FuzzTarget] = [png, jpeg, webp, gif, heif, exif]
+
   static let png = FuzzTarget(name: "png", summary: "PNG file bytes") { data in
     decodeBothWays(data, name: "fuzz.png")
   }

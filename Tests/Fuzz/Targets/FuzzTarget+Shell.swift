@@ -4,6 +4,9 @@ import MemeShell
 extension FuzzTarget {
   /// A typed line (any bytes, read as UTF-8 the way the shell reads a line): split into commands
   /// and words; every word `quoted(_:)` for completion must come back as that one word.
+  /// The caption and shell targets, in the order `make fuzz` runs them.
+  static let shellTargets: [FuzzTarget] = [caption, tokenizer, transcript]
+
   static let tokenizer = FuzzTarget(name: "tokenizer", summary: "a typed command line") {
     data in
     let line = String(decoding: data, as: UTF8.self)
