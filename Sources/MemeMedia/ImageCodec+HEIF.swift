@@ -48,26 +48,54 @@ final class HEIFDecoder: ImageDecoder {
   /// memesh never writes HEIF, so no recipe is embedded.
   var recipeText: String? { nil }
   private let handle: HEIFImageHandle
+  /// The libheif decoder plugin to use (nil: libheif's first choice).
+  private let decoder: StaticString?
 
   /// Reads the boxes of `bytes` (which stay valid while the decoder is used; libheif reads them
-  /// in place) and refuses a file over `limits` or with more than `maxTiles` tiles before any
-  /// pixel is decoded.
+  /// in place) and refuses a file over `limits`, with more than `maxTiles` tiles or with a grid
+  /// libheif cannot decode safely, before any pixel is decoded.
   init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws(MemeDecodeFailure) {
     let data = bytes.baseAddress.map {
       Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count,
         deallocator: .none)
     } ?? Data()
-    let tiles = HEIFBoxes.derivedPictureCount(data) ?? 0
-    guard tiles <= Self.maxTiles else {
-      throw MemeDecodeFailure(
-        "the picture has \(tiles) tiles, more than the limit of \(Self.maxTiles) "
-          + "(a decompression bomb?)")
-    }
     handle = try HEIFFile(bytes).primary()
     size = handle.size
     try limits.check(width: size.width, height: size.height)
+    let layout = HEIFBoxes.layout(data)
+    try Self.check(layout)
     isAVIF = HEIFBoxes.isAVIF(data) ?? false
+    // Whatever the brands say, AV1 pictures go to libaom (see `aomDecoder`).
+    decoder = layout.map { $0.itemTypes.contains("av01") } ?? isAVIF ? Self.aomDecoder : nil
     iccProfile = handle.rgbProfile
+  }
+
+  /// Refuses a grid of more than `maxTiles` tiles, and one libheif 1.15 would crash on
+  /// (found by `make fuzz`): a description asking for more tiles than the file names, or a
+  /// picture larger than its tiles cover (libheif then reads and writes past them).
+  private static func check(_ layout: HEIFBoxes.Layout?) throws(MemeDecodeFailure) {
+    guard let layout else { return }
+    let gridTiles = layout.grid.map { $0.rows * $0.columns } ?? 0
+    let tiles = max(layout.references, gridTiles)
+    guard tiles <= maxTiles else {
+      throw MemeDecodeFailure(
+        "the picture has \(tiles) tiles, more than the limit of \(maxTiles) "
+          + "(a decompression bomb?)")
+    }
+    guard layout.isGrid else { return }
+    guard let grid = layout.grid, let tile = layout.firstTileSize else {
+      throw MemeDecodeFailure("the grid's description or its first tile's size is missing")
+    }
+    guard gridTiles <= layout.references else {
+      throw MemeDecodeFailure(
+        "the grid has \(gridTiles) tiles but the file names only \(layout.references)")
+    }
+    guard grid.columns * tile.width >= grid.size.width, grid.rows * tile.height >= grid.size.height
+    else {
+      throw MemeDecodeFailure(
+        "the grid's \(grid.columns)×\(grid.rows) tiles of \(tile.width)×\(tile.height) do not "
+          + "cover its \(grid.size.width)×\(grid.size.height) picture")
+    }
   }
 
   /// Decodes into `pixels` (`size.width × size.height × 4` bytes, RGBA8, rows without
@@ -81,7 +109,7 @@ final class HEIFDecoder: ImageDecoder {
     let printed = StandardErrorCapture.run {
       do throws(MemeDecodeFailure) {
         warnings = try handle.decodeRGBA(
-          into: pixels, size: size, decoder: isAVIF ? Self.aomDecoder : nil)
+          into: pixels, size: size, decoder: decoder)
       } catch {
         failure = error
       }
@@ -208,17 +236,17 @@ private final class HEIFImageHandle {
     return warnings(of: decoded)
   }
 
-  /// The decoding warnings libheif attached to a decoded image.
+  /// The last decoding warning libheif attached to a decoded image. libheif 1.15 writes every
+  /// warning from `first_warning_idx` on, whatever the buffer's size, and all their messages
+  /// share one string that each entry overwrites: only the last entry's message is valid (the
+  /// others pointed at freed memory; found by `make fuzz`). Asking from the last index writes
+  /// that one entry alone.
   private func warnings(of image: OpaquePointer) -> [String] {
-    var found: [heif_error] = Array(
-      repeating: heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil),
-      count: 8)
-    let count = Int(heif_image_get_decoding_warnings(image, 0, &found, Int32(found.count)))
-    let messages = found.prefix(max(0, min(count, found.count))).map { warning in
-      warning.message.map { String(cString: $0) } ?? "unknown warning"
-    }
-    var seen = Set<String>()
-    return messages.filter { seen.insert($0).inserted }
+    let count = heif_image_get_decoding_warnings(image, 0, nil, 0)
+    guard count > 0 else { return [] }
+    var last = heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
+    guard heif_image_get_decoding_warnings(image, count - 1, &last, 1) == 1 else { return [] }
+    return [last.message.map { String(cString: $0) } ?? "unknown warning"]
   }
 }
 
