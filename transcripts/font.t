@@ -6,7 +6,7 @@ font: Oswald
 > font BEBAS-NEUE
 font: BebasNeue
 > font Comic Sans
-error: font: unknown font 'Comic Sans' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald)
+error: font: unknown font 'Comic Sans' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald; 'fonts --installed' lists the system's)
 > fonts
   Anton            bundled
 * BebasNeue        bundled

@@ -10,7 +10,7 @@ Editor:
   bottom TEXT                       set the bottom caption
   caption TOP | BOTTOM              set both captions at once
   font [NAME]                       choose the caption font
-  fonts                             list the fonts with a sample line
+  fonts [--installed]               list the fonts with a sample line
   crop X Y W H | crop W:H | crop off
                                     crop the picture (a rectangle, an aspect ratio, or off)
   preview [--explain] [--out FILE]  show the meme (or describe it where pictures cannot be drawn)

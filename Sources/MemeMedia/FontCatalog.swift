@@ -99,7 +99,8 @@ public struct FontCatalog: Sendable {
     }
   }
 
-  /// A font by name (case-insensitive, dashes and spaces optional) or by path to a font file.
+  /// A font by name (case-insensitive, dashes and spaces optional): a bundled or user font, else
+  /// an installed family (`DejaVu Serif`); or by path to a font file.
   public func resolve(_ name: String) throws -> FontInfo {
     let trimmed = name.trimmingCharacters(in: .whitespaces)
     let wanted = trimmed.isEmpty ? FontInfo.defaultName : trimmed
@@ -130,11 +131,18 @@ public struct FontCatalog: Sendable {
     {
       return found
     }
+    if let installed = FontCatalog.installedFonts().first(where: {
+      FontInfo.normalized($0.name) == key
+    }) {
+      return installed
+    }
     if all.isEmpty {
       throw MemeError(
         "font: unknown font '\(name)': no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
     }
     let names = all.map(\.name).joined(separator: ", ")
-    throw MemeError("font: unknown font '\(name)' (available: \(names))")
+    throw MemeError(
+      "font: unknown font '\(name)' (available: \(names); 'fonts --installed' lists the "
+        + "system's)")
   }
 }

@@ -66,7 +66,8 @@ final class FontEngine: @unchecked Sendable {
     return found
   }
 
-  private func fontconfig() -> OpaquePointer? {
+  /// The fontconfig configuration, loaded on first use (under the lock).
+  func fontconfig() -> OpaquePointer? {
     if config == nil { config = FcInitLoadConfigAndFonts() }
     return config
   }

@@ -2,8 +2,9 @@ import Foundation
 
 /// A font memesh can draw captions with.
 public struct FontInfo: Sendable, Equatable {
-  /// Where a font comes from: shipped with memesh, the user's `fonts/` folder, or a path.
-  public enum Origin: String, Sendable { case bundled, user, path }
+  /// Where a font comes from: shipped with memesh, the user's `fonts/` folder, installed on
+  /// the system (found through fontconfig), or a path.
+  public enum Origin: String, Sendable { case bundled, user, installed, path }
   /// The name users type (`Anton`, `Oswald`); for a path, the path.
   public var name: String
   public var path: String

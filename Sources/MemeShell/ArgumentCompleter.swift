@@ -1,4 +1,5 @@
 import Foundation
+import MemeMedia
 
 /// Completes one command's arguments: given the finished words after the command name and the
 /// word being typed (unquoted), the candidates. Insertions are raw text; `ShellCompleter` quotes
@@ -34,14 +35,16 @@ public struct ArgumentCompleter: Sendable {
     PathCompletion.candidates(for: partial, extensions: nil)
   }
 
-  /// Font names from the catalog (bundled and the user's); font files and folders once the word
+  /// Font names from the catalog (bundled and the user's) and installed families; font files and
+  /// folders once the word
   /// looks like a path (`font ~/fonts/Impact.ttf`).
   static let fonts = ArgumentCompleter { shell, _, partial in
     if partial.contains("/") || partial.hasPrefix("~") || partial.hasPrefix(".") {
       return PathCompletion.candidates(for: partial, extensions: PathCompletion.fontExtensions)
     }
     let lowered = partial.lowercased()
-    return shell.catalog.fonts().map(\.name).filter { $0.lowercased().hasPrefix(lowered) }
+    let names = shell.catalog.fonts().map(\.name) + FontCatalog.installedFonts().map(\.name)
+    return names.filter { $0.lowercased().hasPrefix(lowered) }
       .map { CompletionCandidate(insertion: $0) }
   }
 

@@ -78,11 +78,12 @@ public enum CommandRegistry {
       arguments: .positional([.fonts])
     ) { shell, arguments in try shell.font(arguments) },
     ShellCommand(
-      "fonts", views: [.editor], abstract: "list the fonts with a sample line"
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      try shell.listFonts()
-    },
+      "fonts", usage: "fonts [--installed]", views: [.editor],
+      abstract: "list the fonts with a sample line",
+      discussion: "Without --installed, memesh's own fonts and yours (the home's fonts folder); "
+        + "with it, the fonts installed on the system, which 'font NAME' takes by family name.",
+      arguments: .options(switches: ["--installed"])
+    ) { shell, arguments in try shell.listFonts(arguments) },
     ShellCommand(
       "crop", usage: "crop X Y W H | crop W:H | crop off", views: [.editor],
       abstract: "crop the picture (a rectangle, an aspect ratio, or off)",

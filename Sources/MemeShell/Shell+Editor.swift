@@ -145,16 +145,25 @@ extension Shell {
   }
 
   /// `fonts`: every font with a sample line (drawn in a terminal, named otherwise).
-  func listFonts() throws {
-    let fonts = catalog.fonts()
+  func listFonts(_ arguments: Arguments) throws {
+    let parsed = try arguments.options(switches: ["--installed"])
+    guard parsed.positional.isEmpty else { throw arguments.usageError() }
+    let installed = parsed.switches.contains("--installed")
+    let fonts = installed ? FontCatalog.installedFonts() : catalog.fonts()
     guard !fonts.isEmpty else {
+      if installed { throw MemeError("fonts: fontconfig lists no installed outline fonts") }
       throw ShellError("fonts: no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
     }
     let width = fonts.map { Display.escaped($0.name).count }.max() ?? 0
     let renderer = CaptionRenderer(catalog: catalog)
+    // The current font however it was named (`anton`, a file name, a path): by its file.
+    func file(_ path: String) -> String {
+      URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    let current = (try? catalog.resolve(state.font)).map { file($0.path) }
     for font in fonts {
       try checkInterrupt("fonts")
-      let marker = font.name.lowercased() == state.font.lowercased() ? "*" : " "
+      let marker = file(font.path) == current ? "*" : " "
       let name = Display.escaped(font.name)
       let padded = name + String(repeating: " ", count: max(0, width - name.count))
       console.line("\(marker) \(padded)  \(font.origin.rawValue)")

@@ -89,7 +89,7 @@ import Testing
 
   @Test(arguments: [
     ("/nope/Missing.ttf", "font: cannot find font file '/nope/Missing.ttf'"),
-    ("Comic", "font: unknown font 'Comic' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald)"),
+    ("Comic", "font: unknown font 'Comic' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald; 'fonts --installed' lists the system's)"),
   ])
   func badFontsAreOneLineErrors(typed: String, message: String) {
     #expect(throws: MemeError(message)) { try catalog.resolve(typed) }
@@ -130,5 +130,40 @@ import Testing
     #expect(weight == 700)
     let anton = try catalog.resolve("Anton").path
     #expect(try FontEngine.shared.withLock { try $0.face(path: anton).variableWeight } == nil)
+  }
+}
+
+/// Fonts installed on the system are found by family name through fontconfig.
+@Suite struct InstalledFontTests {
+  @Test func anInstalledFamilyIsFoundByItsName() throws {
+    // fonts-dejavu-core comes with `make deps`.
+    let catalog = FontCatalog.standard(userDirectory: nil)
+    let serif = try catalog.resolve("DejaVu Serif")
+    #expect(serif.origin == .installed)
+    #expect(serif.family == "DejaVu Serif")
+    // The face captions are drawn with: the bold upright one of normal width.
+    #expect(serif.style == "Bold")
+    #expect(try catalog.resolve("dejavu-serif").path == serif.path)
+  }
+
+  @Test func bundledFontsWinOverInstalledOnes() throws {
+    let catalog = FontCatalog.standard(userDirectory: nil)
+    #expect(try catalog.resolve("DejaVuSans-Bold").origin == .bundled)
+  }
+
+  @Test func anUnknownNameSaysInstalledFontsExist() {
+    let catalog = FontCatalog.standard(userDirectory: nil)
+    #expect {
+      try catalog.resolve("No Such Family")
+    } throws: { error in
+      ((error as? MemeError)?.message ?? "").contains("'fonts --installed' lists")
+    }
+  }
+
+  @Test func everyInstalledFontIsOneOutlineFacePerFamily() {
+    let fonts = FontCatalog.installedFonts()
+    #expect(!fonts.isEmpty)
+    #expect(Set(fonts.map { $0.name.lowercased() }).count == fonts.count)
+    #expect(fonts.allSatisfy { $0.origin == .installed && !$0.path.isEmpty })
   }
 }
