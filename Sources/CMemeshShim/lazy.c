@@ -66,9 +66,13 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(FONTCONFIG, FcConfigDestroy)                                                                \
   X(FONTCONFIG, FcConfigSubstitute)                                                             \
   X(FONTCONFIG, FcDefaultSubstitute)                                                            \
+  X(FONTCONFIG, FcFontList)                                                                     \
   X(FONTCONFIG, FcFontSetDestroy)                                                               \
   X(FONTCONFIG, FcFontSort)                                                                     \
   X(FONTCONFIG, FcInitLoadConfigAndFonts)                                                       \
+  X(FONTCONFIG, FcObjectSetAdd)                                                                 \
+  X(FONTCONFIG, FcObjectSetCreate)                                                              \
+  X(FONTCONFIG, FcObjectSetDestroy)                                                             \
   X(FONTCONFIG, FcPatternAddBool)                                                               \
   X(FONTCONFIG, FcPatternAddCharSet)                                                            \
   X(FONTCONFIG, FcPatternAddInteger)                                                            \
