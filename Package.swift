@@ -52,8 +52,8 @@ let package = Package(
     .target(
       name: "MemeMedia",
       dependencies: [
-        "MemeCore", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType", "CHarfBuzz",
-        "CChafa", "CFontconfig", "CUnibreak", "CThai", "CFribidi",
+        "MemeCore", "MemeSystem", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType",
+        "CHarfBuzz", "CChafa", "CFontconfig", "CUnibreak", "CThai", "CFribidi",
       ]
     ),
     // The sent-memes store on disk.

@@ -28,6 +28,11 @@ editing:
 > share file .
 saved meme 2
 wrote ./meme.png
+> edit 2
+editing meme 2; 'share' updates it in place
+> bottom from a gif, edited
+> share
+updated meme 2
 > load images/cat.png
 cat.png: 160×120 PNG
 > share file cat.gif

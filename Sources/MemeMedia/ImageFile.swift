@@ -1,5 +1,6 @@
 import Foundation
 import MemeCore
+import MemeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -103,15 +104,7 @@ public enum ImageFile {
 
   /// errno as the short lowercase phrase users know from the shell.
   private static func reason(errno code: Int32) -> String {
-    switch code {
-    case ENOENT: "no such file"
-    case EACCES, EPERM: "permission denied"
-    case EISDIR: "is a directory"
-    case ENOTDIR: "no such file (a part of the path is not a directory)"
-    case ENAMETOOLONG: "file name too long"
-    case ELOOP: "too many symbolic links"
-    default: String(cString: strerror(code)).lowercased()
-    }
+    SystemError.reason(code)
   }
 
   // MARK: - Source pictures

@@ -67,6 +67,16 @@ final class CachedIndex: @unchecked Sendable {
     return index
   }
 
+  /// The ids of the trashed memes, decoding only their records; nil when one does not decode.
+  func trashIDs() -> [Int]? {
+    var ids: [Int] = []
+    for position in self.ids.count..<(offsets.count - 1) {
+      guard let (meme, _) = record(position, trashed: true) else { return nil }
+      ids.append(meme.id)
+    }
+    return ids
+  }
+
   private func record(_ position: Int, trashed: Bool) -> (Meme, Date?)? {
     read(offsets[position]..<offsets[position + 1])
       .flatMap { IndexCache.record($0, trashed: trashed) }

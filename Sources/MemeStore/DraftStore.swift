@@ -223,6 +223,10 @@ public final class DraftStore: @unchecked Sendable {
     }
     try StoreLock.withExclusiveLock(".lock", in: root) {
       try setAsideUnknownDraft()
+      // Temporary files of a save cut short (a crash): memesh's own names, under the lock.
+      for entry in files.entries(directory.path) where entry.hasPrefix(DurableFiles.temporaryPrefix) {
+        files.removeQuietly(directory.path + "/" + entry)
+      }
       var wroteImage = false
       for (sha, bytes) in images {
         let name = sha.lowercased()

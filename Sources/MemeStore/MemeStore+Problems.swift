@@ -51,7 +51,7 @@ extension MemeStore {
       case .directory, .other: return "its file '\(path)' is not a regular file"
       }
       if level == .contents, Self.sniffFormat(atPath: path) == nil {
-        return "its file '\(path)' is corrupt (not a PNG or JPEG)"
+        return "its file '\(path)' is corrupt (not a picture memesh reads)"
       }
     }
     return nil
@@ -75,7 +75,7 @@ extension MemeStore {
     return !file.elementsEqual(".".utf8) && !file.elementsEqual("..".utf8)
   }
 
-  /// The format of the first bytes of a file, or nil when neither PNG nor JPEG.
+  /// The format of the first bytes of a file, or nil when it is no picture memesh reads.
   static func sniffFormat(atPath path: String) -> ImageFormat? {
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }
@@ -83,12 +83,15 @@ extension MemeStore {
     return sniffFormat(head)
   }
 
-  /// PNG starts `\x89PNG`, JPEG `\xFF\xD8`, WebP `RIFF····WEBP`, HEIC and AVIF `····ftyp`
-  /// and a HEIF brand.
+  /// PNG starts `\x89PNG`, JPEG `\xFF\xD8`, GIF `GIF87a` or `GIF89a`, WebP `RIFF····WEBP`,
+  /// HEIC and AVIF `····ftyp` and a HEIF brand.
   static func sniffFormat(_ bytes: Data) -> ImageFormat? {
     let head = Array(bytes.prefix(12))
     if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return .png }
     if head.count >= 2, head[0] == 0xFF, head[1] == 0xD8 { return .jpeg }
+    if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) {
+      return .gif
+    }
     if head.count == 12, head.starts(with: Array("RIFF".utf8)),
       head[8...].elementsEqual("WEBP".utf8)
     {

@@ -44,9 +44,21 @@ extension MemeStore {
   /// died between naming its folder and writing the index, or an older index put back) and says
   /// which folders it keeps without listing. Nil when there were none.
   func takeBackUnlistedFolders(indexChangedElsewhere: Bool) -> String? {
-    guard let index = try? wholeIndex() else { return nil }
-    let live = Set(index.memes.map(\.id))
-    let trashed = Set(index.trash.map(\.meme.id))
+    // The ids only: from a cache that vouches for the index, without decoding every record
+    // (this runs at every start).
+    let live: Set<Int>
+    let trashed: Set<Int>
+    switch try? view() {
+    case .decoded(let index)?:
+      live = Set(index.memes.map(\.id))
+      trashed = Set(index.trash.map(\.meme.id))
+    case .cached(let cached)?:
+      guard let trash = cached.trashIDs() else { return nil }
+      live = Set(cached.ids)
+      trashed = Set(trash)
+    case nil:
+      return nil
+    }
     let folders = numericEntries(inDirectory: directory.path)
     let trashFolders = numericEntries(inDirectory: trashPath)
     let unlisted = folders.keys.contains { !live.contains($0) && !trashed.contains($0) }
@@ -61,7 +73,10 @@ extension MemeStore {
       defer { tidyNotes = [] }
       return tidyNotes
     }
-    return notes.isEmpty ? nil : notes.joined(separator: "\n")
+    // One line: the later notes lose their "store: " prefix.
+    guard let first = notes.first else { return nil }
+    return ([first] + notes.dropFirst().map { String($0.dropFirst("store: ".count)) })
+      .joined(separator: "; ")
   }
 
   /// Cleanup done under the lock before every change (one listing of the store and one of the

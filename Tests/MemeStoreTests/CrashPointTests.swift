@@ -5,69 +5,8 @@ import Testing
 @testable import MemeStore
 import MemeSystem
 
-/// The real file system until the `survive`-th writing call has been made; from then on every
-/// call fails, cleanups included — what a process killed at that moment leaves on disk.
-final class CrashingFileSystem: FileOperations, @unchecked Sendable {
-  private let lock = NSLock()
-  private var calls = 0
-  let survive: Int
-
-  init(survive: Int) {
-    self.survive = survive
-  }
-
-  /// Writing calls made (and, up to `survive`, carried out).
-  var callCount: Int { lock.withLock { calls } }
-
-  private func step(_ path: String) throws(SystemError) {
-    let dead = lock.withLock {
-      calls += 1
-      return calls > survive
-    }
-    if dead { throw SystemError(.write, path: path, code: EIO) }
-  }
-
-  func createFile(_ name: String, in directory: Directory, contents: Data, mode: mode_t)
-    throws(SystemError)
-  {
-    try step(name)
-    try directory.createFile(name, contents: contents, mode: mode)
-  }
-
-  func synchronizeFile(_ name: String, in directory: Directory) throws(SystemError) {
-    try step(name)
-    try directory.synchronizeFile(name)
-  }
-
-  func rename(_ name: String, in source: Directory, to newName: String, in destination: Directory)
-    throws(SystemError)
-  {
-    try step(name)
-    try source.rename(name, to: newName, in: destination)
-  }
-
-  func synchronize(_ directory: Directory) throws(SystemError) {
-    try step(directory.path)
-    try directory.synchronize()
-  }
-
-  func makeDirectory(_ name: String, in directory: Directory) throws(SystemError) {
-    try step(name)
-    try directory.makeDirectory(name)
-  }
-
-  func remove(_ name: String, in directory: Directory) throws(SystemError) {
-    try step(name)
-    try directory.remove(name)
-  }
-
-  func link(_ name: String, in source: Directory, to newName: String, in destination: Directory)
-    throws(SystemError)
-  {
-    try step(name)
-    try source.link(name, to: newName, in: destination)
-  }
-}
+/// What a process killed after `survive` file operations leaves (`CutShortFileOperations`).
+typealias CrashingFileSystem = CutShortFileOperations
 
 /// A share that dies after any of its file operations leaves a store whose next change keeps
 /// only whole memes: no folder that the index does not name survives it.
