@@ -40,8 +40,9 @@ deps:
 # in about 6 ms instead of 10 (dynamic Foundation costs ~4 ms of loading; `make bench` measures).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-# FreeType, HarfBuzz, fontconfig, chafa, GLib and the text libraries are loaded on first use (CMemeshShim/lazy.c);
-# scripts/lazy-libraries takes them off the list the dynamic loader reads at every start.
+# The libraries most commands never need (text, terminal pictures, WebP/GIF/HEIF) are opened on
+# first use (MemeMedia/SharedLibrary.swift); scripts/lazy-libraries takes them off the list the
+# dynamic loader reads at every start.
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product memesh
 	@scripts/lazy-libraries $(BINARY)

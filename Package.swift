@@ -6,14 +6,17 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
   .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
 }
 
+// Linux only (built and tested on Debian 12): the shell uses Linux calls (ppoll, st_mtim,
+// /proc) and the release build's start-up relies on ELF lazy binding (scripts/lazy-libraries).
 let package = Package(
   name: "memesh",
-  platforms: [.macOS(.v13)],
   products: [
     .executable(name: "memesh", targets: ["memesh"])
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    // SHA-256 of pictures (Checksum).
+    .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
   ],
   targets: [
     // MARK: - C libraries (one module map each)
@@ -31,8 +34,10 @@ let package = Package(
     systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: ["libunibreak-dev"]),
     systemLibrary("CThai", pkgConfig: "libthai", apt: ["libthai-dev"]),
     systemLibrary("CFribidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
-    // Non-variadic wrappers for libedit's variadic configuration calls, and lazy loading.
-    .target(name: "CMemeshShim", dependencies: ["CEdit"], path: "Sources/CMemeshShim"),
+    // The shell's line-editing C, for MemeShell only: fixed-argument wrappers for libedit's
+    // variadic configuration calls, the key reader that lets window resizes through only while
+    // waiting for a key, and the Ctrl-C flag (its header says why each is C).
+    .target(name: "CMemeshEdit", dependencies: ["CEdit"], path: "Sources/CMemeshEdit"),
     // The codec layer's C, for MemeMedia only: libpng's and libjpeg's setjmp/longjmp glue, and
     // the row-streaming encoders and compositing that touch every pixel (its header says why
     // each function is C).
@@ -48,12 +53,14 @@ let package = Package(
     // The system calls memesh changes the disk with: folders opened once and used without
     // following symlinks, the one atomic write, errno in words, where the home is.
     .target(name: "MemeSystem"),
-    // Every C library but libedit, behind Swift types.
+    // Every C library but libedit, behind Swift types (pictures, fonts, terminal graphics);
+    // the ones most commands never need are opened on first use (SharedLibrary).
     .target(
       name: "MemeMedia",
       dependencies: [
         "MemeCore", "MemeSystem", "CMemeshCodec", "CWebP", "CGif", "CHeif", "CFreeType",
         "CHarfBuzz", "CChafa", "CFontconfig", "CUnibreak", "CThai", "CFribidi",
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     // The sent-memes store on disk.
@@ -61,7 +68,7 @@ let package = Package(
     // The REPL: registry, tokenizer, completion, views, transcripts.
     .target(
       name: "MemeShell",
-      dependencies: ["MemeCore", "MemeMedia", "MemeStore", "MemeSystem", "CEdit", "CMemeshShim"]
+      dependencies: ["MemeCore", "MemeMedia", "MemeStore", "MemeSystem", "CEdit", "CMemeshEdit"]
     ),
     .executableTarget(
       name: "memesh",

@@ -33,6 +33,13 @@ static int hand_over(const uint8_t *bytes, size_t size, uint8_t **out, size_t *o
   return MEMESH_OK;
 }
 
+/* libwebp's own memory writer, called rather than named: taking WebPMemoryWrite's address would
+   make the dynamic loader bind it at start, and libwebp is opened on first use
+   (MemeMedia/SharedLibrary.swift). */
+static int write_to_memory(const uint8_t *data, size_t size, const WebPPicture *picture) {
+  return WebPMemoryWrite(data, size, picture);
+}
+
 int memesh_encode_webp_rows(const memesh_rows *image, const memesh_encode_settings *settings,
                             uint8_t **out, size_t *out_size, char *message, size_t message_size) {
   *out = NULL;
@@ -84,7 +91,7 @@ int memesh_encode_webp_rows(const memesh_rows *image, const memesh_encode_settin
   free(scratch);
   WebPMemoryWriter writer;
   WebPMemoryWriterInit(&writer);
-  picture.writer = WebPMemoryWrite;
+  picture.writer = write_to_memory;
   picture.custom_ptr = &writer;
   int encoded = WebPEncode(&config, &picture);
   WebPEncodingError error = picture.error_code;

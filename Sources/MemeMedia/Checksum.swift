@@ -1,17 +1,17 @@
-@preconcurrency import CChafa
+import Crypto
 import Foundation
-import MemeCore
 
-/// Digests of file contents (glib's GChecksum, which comes with libchafa).
+/// Digests of file contents (swift-crypto's SHA-256).
 public enum Checksum {
   /// Lowercase hex SHA-256 of `data`.
   public static func sha256(_ data: Data) -> String {
-    data.withUnsafeBytes { bytes -> String in
-      let start = bytes.baseAddress?.assumingMemoryBound(to: guchar.self)
-      guard let digest = g_compute_checksum_for_data(G_CHECKSUM_SHA256, start, gsize(bytes.count))
-      else { return "" }
-      defer { g_free(digest) }
-      return String(cString: digest)
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(64)
+    for byte in SHA256.hash(data: data) {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0x0F)])
     }
+    return String(decoding: text, as: UTF8.self)
   }
 }

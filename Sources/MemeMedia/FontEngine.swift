@@ -17,10 +17,21 @@ final class FontEngine: @unchecked Sendable {
   private var failures: [String: String] = [:]
   private var fallbackByScalar: [UInt32: FontFace?] = [:]
   private var config: OpaquePointer?
+  /// Why there is no FreeType library, when there is none.
+  private let unavailable: String?
 
   private init() {
+    // FreeType, HarfBuzz and fontconfig are opened here, on first use (SharedLibrary).
+    do {
+      try SharedLibrary.load(SharedLibrary.text)
+    } catch {
+      library = nil
+      unavailable = "font: \(error.message)"
+      return
+    }
     var library: FT_Library?
     self.library = FT_Init_FreeType(&library) == 0 ? library : nil
+    unavailable = self.library == nil ? "font: FreeType failed to start" : nil
   }
 
   deinit {
@@ -41,7 +52,7 @@ final class FontEngine: @unchecked Sendable {
     let key = "\(path)#\(index)"
     if let face = faces[key] { return face }
     if let message = failures[key] { throw MemeError(message) }
-    guard let library else { throw MemeError("font: FreeType failed to start") }
+    guard let library else { throw MemeError(unavailable ?? "font: FreeType failed to start") }
     do {
       let face = try FontFace(library: library, path: path, index: index)
       faces[key] = face
@@ -68,6 +79,7 @@ final class FontEngine: @unchecked Sendable {
 
   /// The fontconfig configuration, loaded on first use (under the lock).
   func fontconfig() -> OpaquePointer? {
+    guard library != nil else { return nil }
     if config == nil { config = FcInitLoadConfigAndFonts() }
     return config
   }

@@ -22,6 +22,10 @@ protocol ImageAdapter: Sendable {
   /// The C encoder that writes the format from rows (nil: memesh only reads it).
   var encoder: memesh_rows_encoder? { get }
 
+  /// The libraries opened (`SharedLibrary.load`) before the format is read or written; none
+  /// for PNG and JPEG, which every start needs anyway.
+  var libraries: [SharedLibrary] { get }
+
   /// Whether every decoded pixel is opaque whatever the file (JPEG): nobody needs to look.
   var isAlwaysOpaque: Bool { get }
 
@@ -36,6 +40,7 @@ protocol ImageAdapter: Sendable {
 
 extension ImageAdapter {
   var encoder: memesh_rows_encoder? { nil }
+  var libraries: [SharedLibrary] { [] }
   var isAlwaysOpaque: Bool { false }
   var decodesSmallerCheaply: Bool { false }
   var publishesRowsInOrder: Bool { false }

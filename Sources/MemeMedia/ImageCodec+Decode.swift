@@ -103,6 +103,11 @@ extension ImageCodec {
       throw MemeError("cannot load '\(name)': unsupported format '\(format.name)'")
     }
     do {
+      try SharedLibrary.load(adapter.libraries)
+    } catch {
+      throw MemeError("cannot load '\(name)': \(error.message)")
+    }
+    do {
       return try data.withUnsafeBytes { bytes in
         let decoder = try adapter.open(bytes, limits: limits)
         let denominator = scaleDenominator(decoder.size)

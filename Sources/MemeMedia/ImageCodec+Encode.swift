@@ -121,8 +121,13 @@ extension ImageCodec {
   static func encode(
     rows: UnsafePointer<memesh_rows>, as format: ImageFormat, settings: EncodeSettings
   ) throws(MemeError) -> Data {
-    guard let encoder = adapter(for: format)?.encoder else {
+    guard let adapter = adapter(for: format), let encoder = adapter.encoder else {
       throw MemeError("cannot encode \(format.name): memesh does not write \(format.name)")
+    }
+    do {
+      try SharedLibrary.load(adapter.libraries)
+    } catch {
+      throw MemeError("cannot encode \(format.name): \(error.message)")
     }
     var out: UnsafeMutablePointer<UInt8>?
     var size = 0

@@ -10,6 +10,7 @@ import MemeCore
 /// the records up to the first image are read: later frames cost nothing.
 struct GIFAdapter: ImageAdapter {
   var format: ImageFormat { .gif }
+  var libraries: [SharedLibrary] { [.gif] }
 
   func recognises(_ head: [UInt8]) -> Bool {
     head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8))

@@ -8,6 +8,7 @@ import MemeCore
 /// per format name: the `ftyp` brands say which (an AV1 brand: AVIF).
 struct HEIFAdapter: ImageAdapter {
   let format: ImageFormat
+  var libraries: [SharedLibrary] { [.heif] }
 
   func recognises(_ head: [UInt8]) -> Bool {
     guard let isAVIF = HEIFBoxes.isAVIF(Data(head)) else { return false }

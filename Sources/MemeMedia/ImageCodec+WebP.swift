@@ -9,6 +9,7 @@ import MemeCore
 struct WebPAdapter: ImageAdapter {
   var format: ImageFormat { .webp }
   var encoder: memesh_rows_encoder? { memesh_encode_webp_rows }
+  var libraries: [SharedLibrary] { [.webp, .webpDemux, .webpMux] }
 
   func recognises(_ head: [UInt8]) -> Bool {
     head.count >= 12 && head.starts(with: Array("RIFF".utf8))

@@ -101,7 +101,9 @@ public enum ImageCodec {
   /// The RGB colour profile (ICC) embedded in a picture, read from the header alone; nil when
   /// there is none, when it is not a whole RGB profile, or when the header is unreadable.
   public static func iccProfile(of data: Data) -> Data? {
-    guard let format = sniff(data), let adapter = adapter(for: format) else { return nil }
+    guard let format = sniff(data), let adapter = adapter(for: format),
+      (try? SharedLibrary.load(adapter.libraries)) != nil
+    else { return nil }
     return data.withUnsafeBytes { bytes in
       (try? adapter.open(bytes, limits: .default))?.iccProfile
     }

@@ -34,19 +34,29 @@ public enum ImageFile {
   }
 
   /// The whole file, or a one-line reason (`no such file`, `is a directory` …).
-  public static func read(path: String) throws -> Data {
+  public static func read(path: String) throws(ReadError) -> Data {
     try read(cPath: Array(path.utf8CString), name: path)
   }
 
-  private static func read(cPath: [CChar], name: String) throws(MemeError) -> Data {
-    func failure(_ reason: String) -> MemeError {
-      MemeError("cannot load '\(ImageCodec.displayName(name))': \(reason)")
+  /// A file `read(path:)` could not read: which (as displayed) and why, in a few words.
+  public struct ReadError: UserFacingError, Equatable {
+    /// The file's name as the user sees it.
+    public var name: String
+    /// Why: `no such file`, `is a directory`…
+    public var reason: String
+
+    /// `cannot load 'cat.png': no such file` (reading is the first step of loading a picture).
+    public var message: String { "cannot load '\(name)': \(reason)" }
+  }
+
+  private static func read(cPath: [CChar], name: String) throws(ReadError) -> Data {
+    func failure(_ reason: String) -> ReadError {
+      ReadError(name: ImageCodec.displayName(name), reason: reason)
     }
-    guard cPath.count > 1 else { throw MemeError("cannot load '': no file name given") }
+    guard cPath.count > 1 else { throw ReadError(name: "", reason: "no file name given") }
     // A NUL inside would end the C string early and open a different file.
     guard !cPath.dropLast().contains(0) else {
-      throw MemeError(
-        "cannot load '\(ImageCodec.displayName(name))': the file name contains a NUL byte")
+      throw failure("the file name contains a NUL byte")
     }
     // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below anyway).
     let descriptor = cPath.withUnsafeBufferPointer { path -> Int32 in

@@ -9,9 +9,7 @@ extension MemeRenderer {
   /// decoder (`DecodeWatch`). It first maps in the pages of the decoder's pixel buffer ahead of
   /// it (48 MB for 12 MP: some 12,000 page faults the decoder would otherwise take, ~1.5 µs
   /// each), then hashes the original (SHA-256), then reduces the preview proxy from the rows
-  /// the decoder has finished, waiting for the rest: all of it fits inside the decode. (The
-  /// proxy used to come from a second, DCT-scaled libjpeg pass, which made the helper's work
-  /// as long as the decode.) Turned (EXIF) or PNG pictures get their proxy reduced after the
+  /// the decoder has finished, waiting for the rest: all of it fits inside the decode. Turned (EXIF) or PNG pictures get their proxy reduced after the
   /// decode, in two halves on two cores.
   /// The decoded file comes back too, for its warnings and its embedded recipe. `displayPath`
   /// (default `path`) is what the picture is called in prompts.

@@ -14,6 +14,9 @@ enum TerminalChafa {
     /// TERM, COLORTERM, TERM_PROGRAM, VTE_VERSION … from it; it must be the real environment, or
     /// graphics canvases print nothing.
     init(environment: [String: String]) {
+      // chafa and GLib are opened here, on first use (SharedLibrary); the launcher turns
+      // pictures off at start when either is missing, so nothing reaches here without them.
+      try? SharedLibrary.load(SharedLibrary.terminalPictures)
       let entries = environment.sorted { $0.key < $1.key }.map { g_strdup("\($0.key)=\($0.value)") }
       defer { entries.forEach { g_free($0) } }
       var envp: [UnsafeMutablePointer<CChar>?] = entries + [nil]

@@ -30,33 +30,25 @@ public enum CommandRegistry {
     ShellCommand(
       "new", aliases: ["add"], views: [.editor], abstract: "start a blank draft",
       discussion: "The captions show the placeholders TOP and BOTTOM until you type them; "
-        + "placeholders are never drawn into a shared meme."
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      shell.newDraft()
-    },
+        + "placeholders are never drawn into a shared meme.",
+      arity: .none
+    ) { shell, _ in shell.newDraft() },
     ShellCommand(
       "load", aliases: ["album"], usage: "load PATH", views: [.editor],
       abstract: "load a picture (PNG, JPEG, WebP, GIF) into the editor",
       discussion: "A picture memesh wrote carries its recipe; when its original is in the store, "
         + "load reopens that meme for editing instead of captioning the captioned picture.",
+      arity: .exactly(
+        1, missing: "needs a PATH", extra: "takes one PATH (quote names with spaces)"),
       arguments: .positional([.imagePaths])
-    ) { shell, arguments in
-      guard arguments.count == 1 else {
-        throw arguments.usageError(
-          arguments.isEmpty ? "needs a PATH" : "takes one PATH (quote names with spaces)")
-      }
-      try shell.load(path: arguments[0])
-    },
+    ) { shell, arguments in try shell.load(path: arguments[0]) },
     ShellCommand(
       "camera", views: [.editor], abstract: "take a picture with the camera and load it",
       discussion: "Needs a video device (/dev/video*, or MEMESH_CAMERA=PATH) and ffmpeg or "
         + "fswebcam.",
+      arity: .none,
       unavailableReason: { $0.cameraUnavailableReason() }
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      try shell.camera()
-    },
+    ) { shell, _ in try shell.camera() },
     ShellCommand(
       "top", usage: "top TEXT", views: [.editor], abstract: "set the top caption",
       discussion: "Without TEXT, shows it. " + captionRule, takesText: true
@@ -117,36 +109,25 @@ public enum CommandRegistry {
         })
     ) { shell, arguments in try shell.share(arguments) },
     ShellCommand(
-      "cancel", views: [.editor], abstract: "discard the draft and show the sent memes"
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      shell.cancel()
-    },
+      "cancel", views: [.editor], abstract: "discard the draft and show the sent memes",
+      arity: .none
+    ) { shell, _ in shell.cancel() },
     ShellCommand(
       "undo", views: [.editor, .sent],
-      abstract: "undo the last change (in the sent memes: the last delete)"
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      try shell.undo()
-    },
-    ShellCommand("redo", views: [.editor], abstract: "redo what undo undid") { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      try shell.redo()
-    },
+      abstract: "undo the last change (in the sent memes: the last delete)", arity: .none
+    ) { shell, _ in try shell.undo() },
     ShellCommand(
-      "history", views: [.editor], abstract: "list the editor's undo steps"
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      shell.listHistory()
-    },
+      "redo", views: [.editor], abstract: "redo what undo undid", arity: .none
+    ) { shell, _ in try shell.redo() },
+    ShellCommand(
+      "history", views: [.editor], abstract: "list the editor's undo steps", arity: .none
+    ) { shell, _ in shell.listHistory() },
     ShellCommand(
       "info", views: [.editor], abstract: "print the editor state as key: value lines",
       discussion: "Keys, in order: image, width, height, format, top, bottom, font, crop, "
-        + "unsaved changes, editing. Scripts may rely on them."
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      try shell.info()
-    },
+        + "unsaved changes, editing. Scripts may rely on them.",
+      arity: .none
+    ) { shell, _ in try shell.info() },
   ]
 
   // MARK: - Sent memes
@@ -162,28 +143,28 @@ public enum CommandRegistry {
     ) { shell, arguments in try shell.browse(arguments) },
     ShellCommand(
       "show", usage: "show ID", views: [.sent, .detail],
-      abstract: "show one sent meme at its own aspect ratio", arguments: .positional([.memeIDs])
+      abstract: "show one sent meme at its own aspect ratio", arity: .atMost(1),
+      arguments: .positional([.memeIDs])
     ) { shell, arguments in try shell.show(arguments) },
     ShellCommand(
       "edit", usage: "edit ID", views: [.sent, .detail],
-      abstract: "open a sent meme in the editor; share then updates it",
+      abstract: "open a sent meme in the editor; share then updates it", arity: .atMost(1),
       arguments: .positional([.memeIDs])
     ) { shell, arguments in try shell.edit(arguments) },
     ShellCommand(
       "delete", aliases: ["rm"], usage: "delete ID", views: [.sent, .detail],
-      abstract: "delete a sent meme ('undo' brings it back)", arguments: .positional([.memeIDs])
+      abstract: "delete a sent meme ('undo' brings it back)", arity: .atMost(1),
+      arguments: .positional([.memeIDs])
     ) { shell, arguments in try shell.delete(arguments) },
     ShellCommand(
       "export", usage: "export ID PATH", views: [.sent, .detail],
       abstract: "write a sent meme's picture to a file",
+      arity: .exactly(2, missing: "needs an ID and a PATH"),
       arguments: .positional([.memeIDs, .anyPath])
     ) { shell, arguments in try shell.export(arguments) },
     ShellCommand(
-      "back", views: [.detail, .editor], abstract: "go back to the sent memes"
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      shell.back()
-    },
+      "back", views: [.detail, .editor], abstract: "go back to the sent memes", arity: .none
+    ) { shell, _ in shell.back() },
   ]
 
   // MARK: - Anywhere
@@ -191,30 +172,24 @@ public enum CommandRegistry {
   static let anywhereCommands: [ShellCommand] = [
     ShellCommand(
       "help", usage: "help [COMMAND]", views: [.anywhere],
-      abstract: "list the commands, or explain one", arguments: .commandNames
+      abstract: "list the commands, or explain one", arity: .atMost(1),
+      arguments: .commandNames
     ) { shell, arguments in try shell.help(arguments) },
     ShellCommand(
       "source", usage: "source FILE", views: [.anywhere],
-      abstract: "run the commands in a file (or a transcript's inputs)",
+      abstract: "run the commands in a file (or a transcript's inputs)", arity: .exactly(1),
       arguments: .positional([.anyPath])
-    ) { shell, arguments in
-      guard arguments.count == 1 else { throw arguments.usageError() }
-      try shell.source(path: arguments[0])
-    },
+    ) { shell, arguments in try shell.source(path: arguments[0]) },
     ShellCommand(
       "clear", aliases: ["cls"], views: [.anywhere],
       abstract: "clear the screen (and the scrollback, as clear(1) does)",
       discussion: "Prints nothing when the output is not a terminal (a pipe, a file, a script's "
-        + "log), so scripts and transcripts may use it."
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      shell.console.clearScreen()
-    },
+        + "log), so scripts and transcripts may use it.",
+      arity: .none
+    ) { shell, _ in shell.console.clearScreen() },
     ShellCommand(
-      "quit", aliases: ["exit"], views: [.anywhere], abstract: "leave memesh (so does Ctrl-D)"
-    ) { shell, arguments in
-      guard arguments.isEmpty else { throw arguments.usageError() }
-      shell.quitRequested = true
-    },
+      "quit", aliases: ["exit"], views: [.anywhere], abstract: "leave memesh (so does Ctrl-D)",
+      arity: .none
+    ) { shell, _ in shell.quitRequested = true },
   ]
 }

@@ -27,7 +27,8 @@ enum ExternalTool {
     do {
       try process.run()
     } catch {
-      throw MemeError("\(what): cannot start '\(tool)': \(error.localizedDescription)")
+      throw ShellError.toolDidNotStart(
+        command: what, tool: tool, reason: error.localizedDescription)
     }
     if let input {
       try? stdin.fileHandleForWriting.write(contentsOf: input)
@@ -38,9 +39,9 @@ enum ExternalTool {
     guard process.terminationStatus == 0 else {
       let first = String(decoding: message, as: UTF8.self).split(separator: "\n").first ?? ""
       let name = PathName(tool).lastComponent
-      throw MemeError(
-        "\(what): '\(name)' failed (status \(process.terminationStatus))"
-          + (first.isEmpty ? "" : ": \(first)"))
+      throw ShellError.toolFailed(
+        command: what, tool: name, status: process.terminationStatus,
+        firstLine: first.isEmpty ? nil : String(first))
     }
   }
 }

@@ -1,4 +1,4 @@
-import CMemeshShim
+import CMemeshEdit
 import Foundation
 import MemeCore
 import MemeMedia
@@ -44,7 +44,13 @@ public enum Launcher {
     settings.interactive = options.commands.isEmpty && stdinIsTerminal
     // Piped input means a script: plain text only, even when the output is a terminal.
     let drawsPictures = stdoutIsTerminal && (stdinIsTerminal || !options.commands.isEmpty)
-    if drawsPictures {
+    // Libraries memesh opens on first use: one that is not installed is said now, not found
+    // out in the middle of a session. Without chafa (or GLib) pictures are not drawn at all.
+    let missingLibraries = SharedLibrary.missing(environment: environment)
+    let canDrawPictures = !missingLibraries.contains {
+      SharedLibrary.terminalPictures.map(\.rawValue).contains($0.soname)
+    }
+    if drawsPictures, canDrawPictures {
       if let name = options.previewMode, let mode = PreviewMode(name: name) {
         settings.previewMode = mode
       } else {
@@ -61,6 +67,7 @@ public enum Launcher {
     let console = Console(environment: environment, colorAllowed: drawsPictures)
     let shell = Shell(home: home, console: console, settings: settings, environment: environment)
     shell.warnAboutEnvironment()
+    for library in missingLibraries { shell.startWarning(library.message) }
 
     if !options.commands.isEmpty {
       var failed = false
@@ -174,9 +181,8 @@ public enum Launcher {
     do {
       data = try ImageFile.read(path: path)
     } catch {
-      let message = (error as? any UserFacingError)?.message ?? "\(error)"
       Console(environment: environment).error(
-        message.replacingOccurrences(of: "cannot load", with: "cannot read"))
+        ShellError.cannotRead(command: nil, path: error.name, reason: error.reason).message)
       return 2
     }
     let transcript = Transcript(text: String(decoding: data, as: UTF8.self))

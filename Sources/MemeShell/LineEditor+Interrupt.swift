@@ -1,4 +1,4 @@
-import CMemeshShim
+import CMemeshEdit
 
 // MARK: - Ctrl-C while a command runs
 

@@ -1,5 +1,5 @@
 @preconcurrency import CEdit
-import CMemeshShim
+import CMemeshEdit
 import Foundation
 
 #if canImport(Glibc)

@@ -50,5 +50,6 @@ public struct CompletionResult: Equatable, Sendable {
   public static let none = CompletionResult(replacedScalars: 0, candidates: [])
 }
 
-/// Completes the text before the cursor; called by the line editor on Tab.
-public typealias Completer = @Sendable (_ textBeforeCursor: String) -> CompletionResult
+/// Completes the text before the cursor; called by the line editor on Tab, from inside
+/// libedit's key handling on the thread that reads lines (so it need not be `Sendable`).
+public typealias Completer = (_ textBeforeCursor: String) -> CompletionResult

@@ -64,8 +64,8 @@ enum OutputFile {
   /// `fix` it: `share: cannot write 'x.gif': memesh writes PNG, JPEG or WebP, not GIF (…)`.
   static func refuseUnwritableFormat(_ path: String, command: String, fix: String) throws {
     guard let other = unwritableFormat(ofPath: path) else { return }
-    throw ShellError(
-      "\(command): cannot write '\(path)': memesh writes \(writableNames), not \(other) (\(fix))")
+    throw ShellError.cannotWrite(
+      command: command, path: path, reason: "memesh writes \(writableNames), not \(other) (\(fix))")
   }
 
   /// Why `path` cannot be written at all, or nil: no name, or something there that is not a

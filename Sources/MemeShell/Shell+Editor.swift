@@ -9,7 +9,7 @@ extension Shell {
   /// `new`: a blank draft.
   func newDraft() {
     apply(.newDraft, label: "new")
-    cleanState = .blank
+    editor.markClean()
     console.line("new draft: top TOP, bottom BOTTOM (placeholders until you type captions)")
   }
 
@@ -151,8 +151,7 @@ extension Shell {
     let installed = parsed.switches.contains("--installed")
     let fonts = installed ? FontCatalog.installedFonts() : catalog.fonts()
     guard !fonts.isEmpty else {
-      if installed { throw MemeError("fonts: fontconfig lists no installed outline fonts") }
-      throw ShellError("fonts: no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
+      throw installed ? ShellError.noInstalledFonts : ShellError.noFonts
     }
     let width = fonts.map { Display.escaped($0.name).count }.max() ?? 0
     let renderer = CaptionRenderer(catalog: catalog)
@@ -208,29 +207,27 @@ extension Shell {
   func undo() throws {
     if view != .editor {
       guard let meme = try store.undoDelete() else {
-        throw ShellError("undo: nothing to undo (no deleted memes)")
+        throw ShellError.nothingToUndo(inSentMemes: true)
       }
       console.line("restored meme \(meme.id)")
       // Its files may have gone from the trash meanwhile: the record alone came back.
       if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
       return
     }
-    guard let label = history.undo() else { throw ShellError("undo: nothing to undo") }
-    saveDraft()
+    guard let label = editor.undo() else { throw ShellError.nothingToUndo(inSentMemes: false) }
     console.line("undid \(label)")
   }
 
   /// `redo`.
   func redo() throws {
-    guard let label = history.redo() else { throw ShellError("redo: nothing to redo") }
+    guard let label = editor.redo() else { throw ShellError.nothingToRedo }
     view = .editor
-    saveDraft()
     console.line("redid \(label)")
   }
 
   /// `history`: the editor's steps, the current one marked.
   func listHistory() {
-    let (steps, current) = history.steps
+    let (steps, current) = editor.history.steps
     for (index, step) in steps.enumerated() {
       let marker = index == current ? "*" : " "
       let undone = index > current ? " (undone)" : ""
@@ -253,7 +250,7 @@ extension Shell {
       ("bottom", state.bottom),
       ("font", state.font),
       ("crop", state.crop.description),
-      ("unsaved changes", hasUnsavedChanges ? "yes" : "no"),
+      ("unsaved changes", editor.hasUnsavedChanges ? "yes" : "no"),
       ("editing", state.editingID.map(String.init) ?? ""),
     ]
     for (key, value) in lines {
@@ -333,7 +330,7 @@ extension Shell {
   /// `cancel`: drops the draft and shows the sent memes.
   func cancel() {
     let had = state != .blank
-    resetEditor()
+    editor.reset()
     view = .sent
     console.line(had ? "draft discarded" : "nothing to discard")
     if settings.interactive { showSentMemes() }
@@ -365,7 +362,7 @@ extension Shell {
   /// `camera`: captures one still with ffmpeg or fswebcam and loads it.
   func camera() throws {
     guard let (device, tool) = cameraSetup() else {
-      throw ShellError("camera: no camera available")
+      throw ShellError.noCamera
     }
     let folder = home.appendingPathComponent("captures")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

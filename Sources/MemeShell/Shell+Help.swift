@@ -5,7 +5,6 @@ import MemeMedia
 extension Shell {
   /// `help [COMMAND]`.
   func help(_ arguments: Arguments) throws {
-    guard arguments.count <= 1 else { throw arguments.usageError() }
     try console.paged(Pager(shell: self)) { try helpText(arguments) }
   }
 
@@ -15,8 +14,7 @@ extension Shell {
       guard let command = CommandRegistry.command(named: name) else {
         let near = Suggestions.nearest(
           to: name, among: CommandRegistry.commands.flatMap(\.allNames))
-        throw ShellError(
-          "help: no command '\(name)'" + (near.map { "; did you mean '\($0)'?" } ?? ""))
+        throw ShellError.noSuchCommandToExplain(name, suggestion: near)
       }
       console.line("usage: \(command.usage)")
       if !command.aliases.isEmpty {
@@ -90,14 +88,13 @@ extension Shell {
   /// failure unless the session keeps going.
   func source(path: String) throws {
     guard sourceDepth < 8 else {
-      throw ShellError("source: files source each other more than 8 deep")
+      throw ShellError.sourceTooDeep(limit: 8)
     }
     let data: Data
     do {
       data = try ImageFile.read(path: OutputFile.expanded(path))
     } catch {
-      throw ShellError(
-        "source: " + describe(error).replacingOccurrences(of: "cannot load", with: "cannot read"))
+      throw ShellError.cannotRead(command: "source", path: error.name, reason: error.reason)
     }
     let text = String(decoding: data, as: UTF8.self)
     var lines = text.split(
@@ -114,7 +111,7 @@ extension Shell {
       if quitRequested { return }
       try checkInterrupt("source", "stopped before line \(number + 1)")
       if !run(line: line) {
-        throw ShellError("source: stopped at line \(number + 1) of '\(path)'")
+        throw ShellError.sourceStopped(line: number + 1, path: path)
       }
     }
   }

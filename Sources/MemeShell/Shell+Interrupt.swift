@@ -15,6 +15,6 @@ extension Shell {
     guard interruptRequested() else { return }
     // The terminal echoed ^C where the cursor was: the message starts on a line of its own.
     console.endEchoedInterrupt()
-    throw ShellError("\(command): interrupted" + (consequence.map { "; \($0)" } ?? ""))
+    throw ShellError.interrupted(command: command, consequence: consequence)
   }
 }

@@ -26,9 +26,9 @@ extension Shell {
       case "grid": try browseGrid()
       default:
         let hint = Suggestions.nearest(to: layout, among: ["table", "grid"])
-        throw ShellError(
-          "\(arguments.invokedAs): unknown layout '\(layout)'"
-            + (hint.map { "; did you mean '\($0)'?" } ?? " (table or grid)"))
+        throw ShellError.unknownChoice(
+          command: arguments.invokedAs, kind: "layout", word: layout, suggestion: hint,
+          choices: "table or grid")
       }
     } catch {
       // Interrupted (or failed): the user stays where they were.
@@ -167,8 +167,8 @@ extension Shell {
   /// rendered image — one row per meme, fields escaped, no header. A stable contract. A damaged
   /// meme's path is left empty (never a path memesh refused, as if it were valid).
   func browseTSV() throws {
-    // The store's path once, not a URL per meme; dates formatted by hand (ISO8601DateFormatter
-    // and URL building were most of the time for 10,000 memes).
+    // The store's path once, not a URL per meme, and dates formatted by hand: both are per-row
+    // costs that dominate for a big store (bench/notes-startup.md).
     let directory = store.directory.path
     let memes = try store.memes()
     try checkInterrupt("browse", "nothing was listed")
@@ -206,8 +206,7 @@ extension Shell {
   }
 
   /// `2026-09-21 16:13`: local time to the minute, what DateFormatter's `yyyy-MM-dd HH:mm`
-  /// writes, from localtime_r (a DateFormatter per row was three quarters of `browse`'s time:
-  /// 3.1 s of 4.2 s for 20,000 memes).
+  /// writes, from localtime_r (a DateFormatter per row would dominate `browse` on a big store).
   static func tableDate(_ date: Date) -> String {
     _ = localTimeReady
     var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
@@ -229,7 +228,6 @@ extension Shell {
   /// `show ID`: the meme at its own aspect ratio (a summary where pictures cannot be drawn).
   func show(_ arguments: Arguments) throws {
     let id = try arguments.id(fallback: currentDetailID)
-    guard arguments.count <= 1 else { throw arguments.usageError() }
     let meme = try store.meme(id: id)
     view = .detail(id: id)
     let formatter = ISO8601DateFormatter()
@@ -288,9 +286,7 @@ extension Shell {
 
   /// `edit ID`: opens a sent meme in the editor with its original picture and recipe.
   func edit(_ arguments: Arguments) throws {
-    let id = try arguments.id(fallback: currentDetailID)
-    guard arguments.count <= 1 else { throw arguments.usageError() }
-    try edit(id: id, recipe: nil)
+    try edit(id: arguments.id(fallback: currentDetailID), recipe: nil)
   }
 
   /// Opens meme `id` for editing; `recipe` (from a loaded file) overrides the stored captions.
@@ -300,7 +296,7 @@ extension Shell {
     let meme = try store.meme(id: id)
     // The original and the recipe are all it takes: 'share' writes the other files anew.
     if let problem = store.problem(of: meme, needing: [\.originalFile]) {
-      throw ShellError("edit: meme \(id) cannot be edited: \(problem)")
+      throw ShellError.memeDamaged(command: "edit", id: id, problem: problem)
     }
     let path = store.url(for: meme.originalFile).path
     let bytes = try ImageFile.read(path: path)
@@ -322,14 +318,13 @@ extension Shell {
     apply(
       .edit(id: id, picture: picture, top: top, bottom: bottom, font: font, crop: crop),
       label: "edit \(id)")
-    cleanState = state
+    editor.markClean()
     console.line("editing meme \(id); 'share' updates it in place")
   }
 
   /// `delete ID`: moves a meme to the trash; `undo` in the sent memes brings it back.
   func delete(_ arguments: Arguments) throws {
     let id = try arguments.id(fallback: currentDetailID)
-    guard arguments.count <= 1 else { throw arguments.usageError() }
     let meme = try store.delete(id: id)
     // The sent memes show afterwards, where undo brings the meme back.
     view = .sent
@@ -338,13 +333,10 @@ extension Shell {
 
   /// `export ID PATH`: copies a sent meme's picture to a file.
   func export(_ arguments: Arguments) throws {
-    guard arguments.count == 2 else {
-      throw arguments.usageError(arguments.count < 2 ? "needs an ID and a PATH" : nil)
-    }
     let id = try arguments.id()
     let meme = try store.meme(id: id)
     if let problem = store.problem(of: meme, needing: [\.memeFile]) {
-      throw ShellError("export: meme \(id): \(problem)")
+      throw ShellError.memeDamaged(command: "export", id: id, problem: problem)
     }
     let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
     let path = OutputFile.destination(
@@ -354,9 +346,7 @@ extension Shell {
     if let other = OutputFile.unwritableFormat(ofPath: path)
       ?? named.flatMap({ $0 == meme.format ? nil : $0.name })
     {
-      throw ShellError(
-        "export: cannot write '\(path)': meme \(id) is a \(meme.format.name), not \(other) "
-          + "(name it .\(meme.format.fileExtension))")
+      throw ShellError.exportFormatMismatch(id: id, path: path, format: meme.format, named: other)
     }
     try OutputFile.write(data, to: path)
     console.line("wrote \(path)")

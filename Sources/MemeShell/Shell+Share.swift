@@ -2,6 +2,7 @@ import Foundation
 import MemeCore
 import MemeMedia
 import MemeStore
+import MemeSystem
 
 extension Shell {
   /// Where `share` hands the meme after saving it.
@@ -21,7 +22,7 @@ extension Shell {
     var requested: ImageFormat?
     if let name = parsed.values["--format"] {
       guard let format = ImageFormat(userInput: name) else {
-        throw ShellError("share: '\(name)' is not a format (png, jpeg or webp)")
+        throw ShellError.notAFormat(command: "share", name: name, choices: "png, jpeg or webp")
       }
       requested = format
     }
@@ -36,9 +37,9 @@ extension Shell {
     case "open" where words.count == 1: target = .open
     default:
       let hint = Suggestions.nearest(to: words[0], among: ["file", "clipboard", "open"])
-      throw ShellError(
-        "share: unknown target '\(words[0])'"
-          + (hint.map { "; did you mean '\($0)'?" } ?? " (file PATH, clipboard or open)"))
+      throw ShellError.unknownChoice(
+        command: "share", kind: "target", word: words[0], suggestion: hint,
+        choices: "file PATH, clipboard or open")
     }
     let picture = try requirePicture(for: "share")
     var destination: String?
@@ -51,9 +52,7 @@ extension Shell {
       ?? picture.format.memeFormat
     let lossless = parsed.switches.contains("--lossless")
     if lossless, format != .webp {
-      throw ShellError(
-        "share: --lossless is for WebP; a \(format.name) is written as it always is "
-          + "(add --format webp)")
+      throw ShellError.losslessNeedsWebP(format: format)
     }
     if let destination {
       if requested == nil {
@@ -69,12 +68,13 @@ extension Shell {
     try checkInterrupt("share", "nothing was saved")
     // The draft saved the picture's bytes in the background on 'load'; the store links that
     // file as the meme's original (it checks the bytes, and writes them when it cannot link).
-    reportDraftSave(drafts.takeBackgroundOutcome(waiting: true))
+    editor.finishDraftSave()
     let newMeme = NewMeme(
       top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
       originalSHA256: picture.sha256, original: try picture.originalBytes, rendered: rendered.data,
-      thumbnail: rendered.thumbnail, originalFile: drafts.savedImagePath(sha256: picture.sha256))
+      thumbnail: rendered.thumbnail,
+      originalFile: editor.drafts.savedImagePath(sha256: picture.sha256))
     // The file is written while the store saves, and renamed into place only after the save.
     let pending = destination.map { PendingOutputFile(rendered.data, to: $0) }
     let saved: (meme: Meme, summary: String)
@@ -84,14 +84,12 @@ extension Shell {
       pending?.discard()
       // The meme can still leave memesh, unsaved, until the store is repaired.
       if case StoreError.readOnly = error, case .file = target {
-        throw ShellError(
-          "share: \(describe(error)); nothing was written ('preview --out FILE' writes the meme "
-            + "without saving it)")
+        throw ShellError.shareNotSaved(reason: describe(error))
       }
       throw error
     }
     let meme = saved.meme
-    resetEditor()
+    editor.reset()
     view = .sent
     // Said once the output file is settled: a failed write to stdout ends memesh at once
     // (Console.writeAll), and must not leave the file's temporary behind.
@@ -106,7 +104,7 @@ extension Shell {
       do {
         try finishing.get()
       } catch {
-        throw ShellError("share: saved meme \(meme.id), but \(describe(error))")
+        throw ShellError.sharedBut(id: meme.id, problem: .write(describe(error)))
       }
       console.line("wrote \(pending.path)")
     case .clipboard:
@@ -140,18 +138,21 @@ extension Shell {
   /// missing or not writable), so a share that cannot write its file saves nothing either.
   private func checkWritable(_ path: String) throws {
     if let refusal = OutputFile.refusal(of: path) {
-      throw ShellError("share: cannot write '\(path)': \(refusal)")
+      throw ShellError.cannotWrite(command: "share", path: path, reason: refusal)
     }
     let folder = PathName(path).folder
     var isFolder: ObjCBool = false
     if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-      throw ShellError("share: cannot write '\(path)': no such folder '\(folder)'")
+      throw ShellError.cannotWrite(
+        command: "share", path: path, reason: "no such folder '\(folder)'")
     }
     if !folder.isEmpty, !isFolder.boolValue {
-      throw ShellError("share: cannot write '\(path)': '\(folder)' is not a folder")
+      throw ShellError.cannotWrite(
+        command: "share", path: path, reason: "'\(folder)' is not a folder")
     }
     if access(folder.isEmpty ? "." : folder, W_OK) != 0 {
-      throw ShellError("share: cannot write '\(path)': \(OutputFile.reason(errno))")
+      throw ShellError.cannotWrite(
+        command: "share", path: path, reason: SystemError.reason(errno, creating: true))
     }
   }
 
@@ -162,8 +163,7 @@ extension Shell {
     let wayland = !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     let x11 = !(environment["DISPLAY"] ?? "").isEmpty
     guard wayland || x11 else {
-      throw ShellError(
-        "\(saved) there is no clipboard here (neither WAYLAND_DISPLAY nor DISPLAY is set)")
+      throw ShellError.sharedBut(id: id, problem: .noClipboard)
     }
     if wayland, let tool = ExternalTool.find("wl-copy", environment: environment) {
       try ExternalTool.run(tool, arguments: ["--type", mime], input: data, what: "share clipboard")
@@ -175,8 +175,7 @@ extension Shell {
         what: "share clipboard")
       return
     }
-    throw ShellError(
-      "\(saved) no clipboard tool is installed (install wl-clipboard or xclip)")
+    throw ShellError.sharedBut(id: id, problem: .noClipboardTool)
   }
 
   /// xdg-open on the stored meme.
@@ -184,10 +183,10 @@ extension Shell {
     let saved = "share: saved meme \(id), but"
     guard !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
     else {
-      throw ShellError("\(saved) there is no display to open it on (DISPLAY is not set)")
+      throw ShellError.sharedBut(id: id, problem: .noDisplay)
     }
     guard let tool = ExternalTool.find("xdg-open", environment: environment) else {
-      throw ShellError("\(saved) xdg-open is not installed (install xdg-utils)")
+      throw ShellError.sharedBut(id: id, problem: .noOpener)
     }
     try ExternalTool.run(tool, arguments: [path], input: nil, what: "share open")
   }

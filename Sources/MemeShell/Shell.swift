@@ -3,10 +3,14 @@ import MemeCore
 import MemeMedia
 import MemeStore
 
-/// One memesh session: the views, the editor's undo history, the store, and the commands that
-/// change them. Reads no input itself: `run(line:)` takes one line at a time from whichever reader
+/// One memesh session: the dispatcher between the views. It runs a line as a command of the
+/// registry, which changes the editor (`EditorSession`), the store or the view and prints what
+/// happened. Reads no input itself: `run(line:)` takes one line at a time from whichever reader
 /// (terminal, pipe, `-c`, transcript) the launcher chose.
-public final class Shell: @unchecked Sendable {
+///
+/// Not `Sendable`: a shell lives on the thread that reads its lines, and the line editor calls
+/// its completer (`complete(_:)`) from inside libedit's key handling on that same thread.
+public final class Shell {
   /// How the session was started; it decides prompts, pictures and what an error stops.
   public struct Settings: Sendable {
     /// A person at a terminal: banner, start-up table, errors never stop the session.
@@ -25,15 +29,12 @@ public final class Shell: @unchecked Sendable {
   /// The memesh home (`--home`, `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`).
   public let home: URL
   let store: MemeStore
-  let drafts: DraftStore
+  /// The editor, its undo history and its draft.
+  let editor: EditorSession
   /// The fonts, found on first use: looking for the bundled folder costs a start that never
   /// draws a caption (`-c quit`, `browse`) a good part of its time.
   lazy var catalog = FontCatalog.standard(userDirectory: home.appendingPathComponent("fonts"))
 
-  /// The editor: every state it went through, for undo and redo.
-  var history: History<EditorState>
-  /// The editor state at the last share, `new` or `edit` (for "unsaved changes").
-  var cleanState: EditorState = .blank
   /// Where the user is.
   public internal(set) var view: ShellView
   /// Set by `quit` and `exit`.
@@ -43,8 +44,6 @@ public final class Shell: @unchecked Sendable {
   /// Whether the user pressed Ctrl-C while a command runs (the line editor's flag); long
   /// commands check it between steps.
   public var interruptRequested: @Sendable () -> Bool = { false }
-  /// Whether a failed draft save was reported already (reported once, not after every change).
-  var draftSaveFailed = false
   /// What opening the store and the draft had to say to a person at a terminal, kept for under
   /// the banner (`greet`): warnings, and the note on the restored draft.
   var startMessages: [(isWarning: Bool, text: String)] = []
@@ -60,15 +59,11 @@ public final class Shell: @unchecked Sendable {
     self.environment = environment
     let opened = MemeStore.open(home: home)
     self.store = opened.store
-    self.drafts = DraftStore(home: home)
-    self.history = History(initial: .blank)
+    self.editor = EditorSession(drafts: DraftStore(home: home), console: console)
     self.view = .editor
     if let notice = opened.notice { startWarning(notice) }
-    if let notice = drafts.notice { startWarning(notice) }
-    let restored = restoreDraft()
-    if restored {
-      view = .editor
-    } else if (try? store.hasMemes()) == true {
+    if let notice = editor.drafts.notice { startWarning(notice) }
+    if !restoreDraft(), (try? store.hasMemes()) == true {
       view = .sent
     }
   }
@@ -90,7 +85,7 @@ public final class Shell: @unchecked Sendable {
   }
 
   /// The editor's current state.
-  var state: EditorState { history.state }
+  var state: EditorState { editor.state }
 
   /// The prompt for the current view: `memesh:sent> `, `memesh:edit cat.jpg> `, `memesh:meme 3> `.
   public var prompt: String {
@@ -125,6 +120,43 @@ public final class Shell: @unchecked Sendable {
   /// otherwise.
   func startWarning(_ text: String) {
     if settings.interactive { startMessages.append((true, text)) } else { console.warning(text) }
+  }
+
+  /// Restores the draft into the editor and says so (a note under the banner in a terminal,
+  /// nothing in scripts); false when there was none or it could not be used (a warning).
+  private func restoreDraft() -> Bool {
+    switch editor.restore() {
+    case .none:
+      return false
+    case .unreadable(let error):
+      startWarning(describe(error))
+      return false
+    case .pictureMissing(let error):
+      startWarning("cannot restore the draft: \(describe(error)); starting blank")
+      return false
+    case .restored(let current, let steps):
+      // Scripts and pipes see only what their commands print; a person at a terminal is told,
+      // under the banner.
+      guard settings.interactive else { return true }
+      var what: [String] = []
+      if let path = current.sourcePath { what.append(Display.quoted(path)) }
+      if !current.top.isEmpty { what.append("top \"\(Display.cell(current.top, limit: 30))\"") }
+      if !current.bottom.isEmpty {
+        what.append("bottom \"\(Display.cell(current.bottom, limit: 30))\"")
+      }
+      if let id = current.editingID { what.append("editing meme \(id)") }
+      let summary = what.isEmpty ? "" : " (" + what.joined(separator: ", ") + ")"
+      let note = "restored the draft\(summary) with \(steps) undo steps; 'new' starts a blank one"
+      startMessages.append((isWarning: false, text: note))
+      return true
+    }
+  }
+
+  /// A restored picture turned out not to decode: reported as a draft that cannot be restored
+  /// is at start, and the editor starts blank.
+  private func discardUnusableDraft(_ failure: SourcePicture.DecodeFailure) {
+    console.warning("cannot restore the draft: \(failure.message); starting blank")
+    editor.discardUnusableDraft()
   }
 
   /// What a terminal session shows first: a one-line banner, what opening the store and the
@@ -162,15 +194,9 @@ public final class Shell: @unchecked Sendable {
     }
     guard let first = tokens.first else { return true }
     guard let command = CommandRegistry.command(named: first.text) else {
-      var message = "unknown command '\(Display.cell(first.text, limit: 40))'"
-      if let near = Suggestions.nearest(
+      let near = Suggestions.nearest(
         to: first.text, among: CommandRegistry.commands.flatMap(\.allNames))
-      {
-        message += "; did you mean '\(near)'?"
-      } else {
-        message += "; 'help' lists the commands"
-      }
-      console.error(message)
+      console.error(ShellError.unknownCommand(first.text, suggestion: near).message)
       return false
     }
     if let reason = command.unavailableReason(self) {
@@ -180,9 +206,10 @@ public final class Shell: @unchecked Sendable {
     let arguments = Arguments(
       invokedAs: first.text, tokens: Array(tokens.dropFirst()), usage: command.usage)
     do {
+      try command.arity.check(arguments)
       try command.run(self, arguments)
       return true
-    } catch let failure as SourcePicture.DecodeFailure where history != History(initial: .blank) {
+    } catch let failure as SourcePicture.DecodeFailure where !editor.isUntouched {
       // Only a picture restored from the draft is decoded on demand, and only one whose file was
       // damaged after it was saved fails here: the draft is dropped as it would have been at
       // start, and the command runs again on the blank editor.
@@ -202,46 +229,24 @@ public final class Shell: @unchecked Sendable {
     return false
   }
 
-  /// Shown when a reader reaches the end (Ctrl-D): nothing else to do but say so in terminals.
-  public func finish() {
-    quitRequested = true
-  }
-
   // MARK: - Editor changes
 
-  /// Applies `action` to the editor, records it for undo under `label`, saves the draft, and
+  /// Applies `action` to the editor (recorded for undo under `label`, the draft saved) and
   /// shows the editor.
   func apply(_ action: EditorAction, label: String) {
-    var next = history.state
-    action.apply(to: &next)
-    history.record(next, label: label)
+    editor.apply(action, label: label)
     view = .editor
-    saveDraft()
   }
-
-  /// Starts over with a blank editor and no draft (after share or cancel).
-  func resetEditor() {
-    history = History(initial: .blank)
-    cleanState = .blank
-    do {
-      try drafts.clear()
-    } catch {
-      console.warning("cannot remove the draft: \(describe(error))")
-    }
-  }
-
-  /// True when the editor differs from its last shared or opened state.
-  var hasUnsavedChanges: Bool { state != cleanState }
 
   /// An error's one-line wording.
   func describe(_ error: any Error) -> String {
-    (error as? any UserFacingError)?.message ?? "\(error)"
+    error.userMessage
   }
 
   /// The picture to work on, or an error saying how to get one.
   func requirePicture(for command: String) throws -> SourcePicture {
     guard let picture = state.picture else {
-      throw ShellError("\(command): no picture yet; 'load PATH' one first")
+      throw ShellError.noPicture(command: command)
     }
     return picture
   }

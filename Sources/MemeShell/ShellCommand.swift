@@ -15,6 +15,8 @@ public struct ShellCommand: Sendable {
   public var discussion: String
   /// Where the command belongs (it runs from any view when its intent is clear).
   public var views: [ViewKind]
+  /// How many words it takes; checked before it runs.
+  var arity: Arity
   /// Completes the command's arguments.
   public var arguments: ArgumentCompleter
   /// True for caption commands: the rest of the line is the caption as typed, not shell words
@@ -27,8 +29,8 @@ public struct ShellCommand: Sendable {
 
   init(
     _ name: String, aliases: [String] = [], usage: String? = nil, views: [ViewKind],
-    abstract: String, discussion: String = "", arguments: ArgumentCompleter = .none,
-    takesText: Bool = false,
+    abstract: String, discussion: String = "", arity: Arity = .any,
+    arguments: ArgumentCompleter = .none, takesText: Bool = false,
     unavailableReason: @escaping @Sendable (Shell) -> String? = { _ in nil },
     run: @escaping @Sendable (Shell, Arguments) throws -> Void
   ) {
@@ -38,6 +40,7 @@ public struct ShellCommand: Sendable {
     self.views = views
     self.abstract = abstract
     self.discussion = discussion
+    self.arity = arity
     self.arguments = arguments
     self.takesText = takesText
     self.unavailableReason = unavailableReason
@@ -46,6 +49,34 @@ public struct ShellCommand: Sendable {
 
   /// The name and every alias.
   public var allNames: [String] { [name] + aliases }
+}
+
+/// How many words a command takes after its name. A command that parses options or words
+/// of its own (`share`, `crop`) takes `.any` and says what is wrong itself.
+enum Arity: Sendable {
+  /// Any number.
+  case any
+  /// None (`undo`, `quit`).
+  case none
+  /// At most this many (`help [COMMAND]`, `show [ID]` in a meme's detail).
+  case atMost(Int)
+  /// Exactly this many; `missing` and `extra` word the error when given (`load PATH`).
+  case exactly(Int, missing: String? = nil, extra: String? = nil)
+
+  /// Throws the command's usage error when `arguments` has the wrong number of words.
+  func check(_ arguments: Arguments) throws {
+    switch self {
+    case .any:
+      return
+    case .none:
+      if !arguments.isEmpty { throw arguments.usageError() }
+    case .atMost(let limit):
+      if arguments.count > limit { throw arguments.usageError() }
+    case .exactly(let count, let missing, let extra):
+      if arguments.count < count { throw arguments.usageError(missing) }
+      if arguments.count > count { throw arguments.usageError(extra) }
+    }
+  }
 }
 
 /// The words after a command's name.
@@ -66,9 +97,7 @@ struct Arguments {
 
   /// A usage error for this command.
   func usageError(_ problem: String? = nil) -> ShellError {
-    let problem =
-      problem ?? (tokens.first.map { "unexpected '\($0.text)'" } ?? "missing arguments")
-    return ShellError("\(invokedAs): \(problem) (usage: \(usage))")
+    .usage(command: invokedAs, problem: problem, firstWord: tokens.first?.text, usage: usage)
   }
 
   /// Splits off `--flag VALUE` and `--switch` options; returns the remaining words.
@@ -105,10 +134,9 @@ struct Arguments {
         }
       } else {
         let known = (switches.union(values)).sorted()
-        let hint =
-          Suggestions.nearest(to: name, among: known).map { "; did you mean '\($0)'?" }
-          ?? " (usage: \(usage))"
-        throw ShellError("\(invokedAs): unknown option '\(name)'\(hint)")
+        throw ShellError.unknownOption(
+          command: invokedAs, option: name, suggestion: Suggestions.nearest(to: name, among: known),
+          usage: usage)
       }
     }
     return (positional, seenSwitches, seenValues)
@@ -121,11 +149,8 @@ struct Arguments {
       throw usageError("needs a meme id")
     }
     guard let id = Int(self[index]), id > 0 else {
-      throw ShellError("\(invokedAs): '\(self[index])' is not a meme id (ids are 1, 2, 3…)")
+      throw ShellError.notAMemeID(command: invokedAs, word: self[index])
     }
     return id
   }
 }
-
-/// A one-line error from the shell itself (the same type the core uses).
-typealias ShellError = MemeError

@@ -2,7 +2,7 @@
 // (and for trying the keys by hand): `line-editor-demo HISTORY-FILE|- [PROMPT]`.
 // Prints each event as `line: TEXT` (TEXT with Swift escapes), `interrupt` or `end`; the line
 // `work` runs a 5-second "command" that reports whether Ctrl-C interrupted it.
-import CMemeshShim
+import CMemeshEdit
 import Foundation
 import MemeShell
 

@@ -284,7 +284,9 @@ import Testing
   }
 
   @Test func loadPictureReportsAMissingFile() {
-    #expect(throws: MemeError.self) { try MemeRenderer.loadPicture(path: "/nonexistent/cat.jpg") }
+    #expect(throws: ImageFile.ReadError.self) {
+      try MemeRenderer.loadPicture(path: "/nonexistent/cat.jpg")
+    }
   }
 
   /// The decoder fails before or after it has a pixel buffer (the load's helper thread waits

@@ -59,8 +59,8 @@ import Testing
     #expect(restored.state.bottom == "second")
     #expect(restored.prompt == "memesh:edit rotated.jpg> ")
     // Nothing is read or decoded until a command needs the bytes or the pixels.
-    #expect(restored.history.steps.all.allSatisfy { $0.state.picture?.hasBytes != true })
-    #expect(restored.history.steps.all.allSatisfy { $0.state.picture?.isDecoded != true })
+    #expect(restored.editor.history.steps.all.allSatisfy { $0.state.picture?.hasBytes != true })
+    #expect(restored.editor.history.steps.all.allSatisfy { $0.state.picture?.isDecoded != true })
     #expect(restored.run(line: "info"))
     #expect(restored.run(line: "preview --out '\(outputs.path)/current.png'"))
     #expect(restored.run(line: "undo"))
@@ -112,7 +112,7 @@ import Testing
       warnings.first?.hasPrefix("warning: cannot restore the draft: the draft's picture ") == true)
     #expect(warnings.first?.hasSuffix("is missing from the draft store; starting blank") == true)
     #expect(restored.state == .blank)
-    #expect(!restored.history.canUndo)
+    #expect(!restored.editor.history.canUndo)
     // The draft is gone: the next start is blank and silent.
     let (again, againCapture) = makeShell(home: home)
     #expect(again.state == .blank)
@@ -157,7 +157,7 @@ import Testing
     #expect(lines.first?.hasSuffix("; starting blank") == true)
     #expect(lines.last == "error: preview: no picture yet; 'load PATH' one first")
     #expect(restored.state == .blank)
-    #expect(!restored.history.canUndo)
+    #expect(!restored.editor.history.canUndo)
     let (again, againCapture) = makeShell(home: home)
     #expect(again.state == .blank)
     #expect(againCapture.drain().isEmpty)

@@ -181,7 +181,7 @@ extension ShellViewTests {
     #expect(shell.run(line: "top draft"))
     let before = shell.state
     // load() waits for the draft's background save.
-    let draft = try #require(try shell.drafts.load())
+    let draft = try #require(try shell.editor.drafts.load())
     let out = home.appendingPathComponent("out.png")
     _ = capture.drain()
 
@@ -205,7 +205,7 @@ extension ShellViewTests {
       ])
     #expect(shell.state == before)
     #expect(shell.view == .editor)
-    #expect(try shell.drafts.load() == draft)
+    #expect(try shell.editor.drafts.load() == draft)
     #expect(!FileManager.default.fileExists(atPath: out.path))
     #expect(try shell.store.memes().count == 1)
 

@@ -1,0 +1,158 @@
+import MemeCore
+
+/// What went wrong in a shell command, as data: each case carries the values the user needs
+/// (which command, which word or path, why). `message` words every case, here and nowhere else;
+/// callers build cases, never sentences, and never edit another error's text.
+enum ShellError: UserFacingError, Equatable {
+  // MARK: - What was typed
+
+  /// The first word names no command.
+  case unknownCommand(String, suggestion: String?)
+  /// Wrong words for a command; `problem` nil means the first word was not expected (or none
+  /// was given).
+  case usage(command: String, problem: String?, firstWord: String?, usage: String)
+  /// An option the command does not have.
+  case unknownOption(command: String, option: String, suggestion: String?, usage: String)
+  /// A word that is not one of a command's choices (`browse flat`, `share printer`).
+  case unknownChoice(
+    command: String, kind: String, word: String, suggestion: String?, choices: String)
+  /// `help NAME` for a command that does not exist.
+  case noSuchCommandToExplain(String, suggestion: String?)
+  /// A meme id that is not a positive number.
+  case notAMemeID(command: String, word: String)
+  /// `share --lossless` for a format other than WebP.
+  case losslessNeedsWebP(format: ImageFormat)
+  /// A `--format` that memesh cannot write; `choices` are the ones it can.
+  case notAFormat(command: String, name: String, choices: String)
+
+  // MARK: - The editor
+
+  /// A command that needs a picture, before one was loaded.
+  case noPicture(command: String)
+  /// `undo` with nothing to undo; `inSentMemes` when it would undo a delete.
+  case nothingToUndo(inSentMemes: Bool)
+  /// `redo` with nothing undone.
+  case nothingToRedo
+  /// `fonts` found no font at all.
+  case noFonts
+  /// `fonts --installed` found no installed outline font.
+  case noInstalledFonts
+  /// `camera` without a device or capture tool.
+  case noCamera
+  /// Ctrl-C between a command's steps; `consequence` says what stayed as it was.
+  case interrupted(command: String, consequence: String?)
+  /// A draft's picture whose bytes no longer hash to the name it is saved under.
+  case draftPictureChanged(sha256: String)
+
+  // MARK: - Files and memes
+
+  /// A path the command cannot write; `reason` is the system's or memesh's few words.
+  case cannotWrite(command: String, path: String, reason: String)
+  /// A file `source` (or a transcript) cannot read.
+  case cannotRead(command: String?, path: String, reason: String)
+  /// `export` to a name of another format than the stored meme's.
+  case exportFormatMismatch(id: Int, path: String, format: ImageFormat, named: String)
+  /// A sent meme whose files a command needs are damaged or gone.
+  case memeDamaged(command: String, id: Int, problem: String)
+  /// `source` files that source each other too deep.
+  case sourceTooDeep(limit: Int)
+  /// A line of a `source` file failed (its own error was printed).
+  case sourceStopped(line: Int, path: String)
+
+  /// An outside program (ffmpeg, xclip, xdg-open) that could not be started.
+  case toolDidNotStart(command: String, tool: String, reason: String)
+  /// An outside program that ended with a failure status; `firstLine` of what it printed.
+  case toolFailed(command: String, tool: String, status: Int32, firstLine: String?)
+
+  // MARK: - Share
+
+  /// The store cannot take the meme (read-only): nothing was written anywhere.
+  case shareNotSaved(reason: String)
+  /// The meme was saved, but handing it on failed.
+  case sharedBut(id: Int, problem: SharedButProblem)
+
+  /// Why a saved meme did not reach its destination.
+  enum SharedButProblem: Equatable {
+    /// The output file could not be written (the system's message).
+    case write(String)
+    case noClipboard
+    case noClipboardTool
+    case noDisplay
+    case noOpener
+  }
+
+  /// The one line the user reads after `error: `.
+  var message: String {
+    switch self {
+    case .unknownCommand(let name, let suggestion):
+      return "unknown command '\(Display.cell(name, limit: 40))'"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? "; 'help' lists the commands")
+    case .usage(let command, let problem, let firstWord, let usage):
+      let problem = problem ?? (firstWord.map { "unexpected '\($0)'" } ?? "missing arguments")
+      return "\(command): \(problem) (usage: \(usage))"
+    case .unknownOption(let command, let option, let suggestion, let usage):
+      return "\(command): unknown option '\(option)'"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? " (usage: \(usage))")
+    case .unknownChoice(let command, let kind, let word, let suggestion, let choices):
+      return "\(command): unknown \(kind) '\(word)'"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? " (\(choices))")
+    case .noSuchCommandToExplain(let name, let suggestion):
+      return "help: no command '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+    case .notAMemeID(let command, let word):
+      return "\(command): '\(word)' is not a meme id (ids are 1, 2, 3…)"
+    case .notAFormat(let command, let name, let choices):
+      return "\(command): '\(name)' is not a format (\(choices))"
+    case .losslessNeedsWebP(let format):
+      return "share: --lossless is for WebP; a \(format.name) is written as it always is "
+        + "(add --format webp)"
+    case .noPicture(let command):
+      return "\(command): no picture yet; 'load PATH' one first"
+    case .nothingToUndo(let inSentMemes):
+      return "undo: nothing to undo" + (inSentMemes ? " (no deleted memes)" : "")
+    case .nothingToRedo:
+      return "redo: nothing to redo"
+    case .noFonts:
+      return "fonts: no fonts found (set MEMESH_FONTS to memesh's Fonts folder)"
+    case .noInstalledFonts:
+      return "fonts: fontconfig lists no installed outline fonts"
+    case .noCamera:
+      return "camera: no camera available"
+    case .interrupted(let command, let consequence):
+      return "\(command): interrupted" + (consequence.map { "; \($0)" } ?? "")
+    case .draftPictureChanged(let sha256):
+      return "the draft's picture \(sha256.prefix(12))… does not match its contents"
+    case .cannotWrite(let command, let path, let reason):
+      return "\(command): cannot write '\(path)': \(reason)"
+    case .cannotRead(let command, let path, let reason):
+      return (command.map { "\($0): " } ?? "") + "cannot read '\(path)': \(reason)"
+    case .exportFormatMismatch(let id, let path, let format, let named):
+      return "export: cannot write '\(path)': meme \(id) is a \(format.name), not \(named) "
+        + "(name it .\(format.fileExtension))"
+    case .memeDamaged(let command, let id, let problem):
+      return command == "edit"
+        ? "edit: meme \(id) cannot be edited: \(problem)" : "\(command): meme \(id): \(problem)"
+    case .sourceTooDeep(let limit):
+      return "source: files source each other more than \(limit) deep"
+    case .sourceStopped(let line, let path):
+      return "source: stopped at line \(line) of '\(path)'"
+    case .toolDidNotStart(let command, let tool, let reason):
+      return "\(command): cannot start '\(tool)': \(reason)"
+    case .toolFailed(let command, let tool, let status, let firstLine):
+      return "\(command): '\(tool)' failed (status \(status))" + (firstLine.map { ": \($0)" } ?? "")
+    case .shareNotSaved(let reason):
+      return "share: \(reason); nothing was written ('preview --out FILE' writes the meme "
+        + "without saving it)"
+    case .sharedBut(let id, let problem):
+      let saved = "share: saved meme \(id), but"
+      switch problem {
+      case .write(let reason): return "\(saved) \(reason)"
+      case .noClipboard:
+        return "\(saved) there is no clipboard here (neither WAYLAND_DISPLAY nor DISPLAY is set)"
+      case .noClipboardTool:
+        return "\(saved) no clipboard tool is installed (install wl-clipboard or xclip)"
+      case .noDisplay: return "\(saved) there is no display to open it on (DISPLAY is not set)"
+      case .noOpener: return "\(saved) xdg-open is not installed (install xdg-utils)"
+      }
+    }
+  }
+}
