@@ -9,6 +9,10 @@ DEB_PACKAGES := pkg-config libedit-dev libpng-dev libjpeg62-turbo-dev libfreetyp
   libharfbuzz-dev libchafa-dev libglib2.0-dev libfontconfig-dev libdeflate-dev \
   fontconfig fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji fonts-lohit-deva \
   tmux strace python3 patchelf
+# Line breaking (UAX #14, Thai words), bidi, and the Thai font the caption goldens draw with.
+DEB_PACKAGES += libunibreak-dev libthai-dev libfribidi-dev fonts-thai-tlwg
+# The default pager for long output in a terminal (PagerTests).
+DEB_PACKAGES += less
 # WebP and GIF (the codec layer's libwebp and giflib adapters).
 DEB_PACKAGES += libwebp-dev libgif-dev
 # groff reads the manual page in the tests (ManualPageTests).

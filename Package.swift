@@ -31,6 +31,9 @@ let package = Package(
     systemLibrary("CWebP", pkgConfig: "libwebpmux", apt: ["libwebp-dev"]),
     systemLibrary("CGif", pkgConfig: "libgif", apt: ["libgif-dev"]),
     systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
+    systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: ["libunibreak-dev"]),
+    systemLibrary("CThai", pkgConfig: "libthai", apt: ["libthai-dev"]),
+    systemLibrary("CFribidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
     // The shell's line-editing C, for MemeShell only: fixed-argument wrappers for libedit's
     // variadic configuration calls, the key reader that lets window resizes through only while
     // waiting for a key, and the Ctrl-C flag (its header says why each is C).
@@ -59,7 +62,7 @@ let package = Package(
       name: "MemeMedia",
       dependencies: [
         "MemeCore", "MemeSystem", "CMemeshCodec", "CMemeshSplice", "CWebP", "CGif", "CHeif",
-        "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig",
+        "CFreeType", "CHarfBuzz", "CChafa", "CFontconfig", "CUnibreak", "CThai", "CFribidi",
         .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),

@@ -150,41 +150,53 @@ public enum CaptionLayout {
 
   // MARK: - Breaking text into units
 
-  /// Splits `text` at spaces, and between characters of scripts written without spaces (CJK).
-  public static func units(of text: String) -> [Unit] {
+  /// Splits `text` before each of `breaks`: the character offsets where Unicode's line-breaking
+  /// rules (UAX #14, found outside MemeCore) let a new line start. Spaces at a break are not part
+  /// of either unit; they set the next unit's `spaceBefore`.
+  public static func units(of text: String, breakingBefore breaks: [Int]) -> [Unit] {
+    let breaks = Set(breaks)
     var units: [Unit] = []
     var current = ""
     var sawSpace = false
     func flush() {
-      if !current.isEmpty {
-        units.append(Unit(current, spaceBefore: sawSpace && !units.isEmpty))
-        current = ""
-        sawSpace = false
+      var piece = Substring(current)
+      var trailingSpace = false
+      while piece.last?.isWhitespace == true {
+        piece.removeLast()
+        trailingSpace = true
       }
-    }
-    for character in text {
-      if character.isWhitespace {
-        flush()
+      while piece.first?.isWhitespace == true {
+        piece.removeFirst()
         sawSpace = true
-      } else if isBreakAnywhere(character) {
-        flush()
-        units.append(Unit(String(character), spaceBefore: sawSpace && !units.isEmpty))
-        sawSpace = false
-      } else {
-        current.append(character)
       }
+      if !piece.isEmpty {
+        units.append(Unit(String(piece), spaceBefore: sawSpace && !units.isEmpty))
+        sawSpace = false
+      }
+      sawSpace = sawSpace || trailingSpace
+      current = ""
+    }
+    for (offset, character) in text.enumerated() {
+      if breaks.contains(offset) { flush() }
+      current.append(character)
     }
     flush()
     return units
   }
 
-  /// Ideographs, kana and fullwidth forms may break on either side.
-  static func isBreakAnywhere(_ character: Character) -> Bool {
-    guard let scalar = character.unicodeScalars.first else { return false }
-    switch scalar.value {
-    case 0x2E80...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x20000...0x3FFFF: return true
-    default: return false
+  /// The units joined wherever no space separates them: the lines a caption gets when it may
+  /// break only at spaces.
+  static func joinedAtSpaces(_ units: [Unit]) -> [Unit] {
+    var joined: [Unit] = []
+    for unit in units {
+      if !unit.spaceBefore, var last = joined.popLast() {
+        last.text += unit.text
+        joined.append(last)
+      } else {
+        joined.append(unit)
+      }
     }
+    return joined
   }
 
   /// Joins units back into a line.
@@ -201,15 +213,18 @@ public enum CaptionLayout {
 
   /// Chooses lines and a font size for `text` in `box`.
   ///
-  /// `measure` returns the advance width of a string at a font size of 1 px. For each line
-  /// count from 1 to 3 the break that makes the widest line narrowest is found; the count
-  /// allowing the largest font wins (memegen's rule), capped at `maximumSize`. Below
-  /// `minimumSize` the caption is cut at the minimum size and ends with an ellipsis.
+  /// `breaks` are the character offsets where a line may start (UAX #14). `measure` returns the
+  /// advance width of a string at a font size of 1 px. For each line count from 1 to 3 the break
+  /// that makes the widest line narrowest is found; the count allowing the largest font wins
+  /// (memegen's rule), capped at `maximumSize`. Breaks at spaces are preferred: a break between
+  /// letters (CJK, Thai, after a hyphen) is taken only when it lets the caption be more than
+  /// `spacePreference` larger. Below `minimumSize` the caption is cut at the minimum size and
+  /// ends with an ellipsis.
   public static func fit(
-    _ text: String, in box: Box, style: Style, minimumSize: Double, maximumSize: Double,
-    measure: (String) -> Double
+    _ text: String, breaks: [Int], in box: Box, style: Style, minimumSize: Double,
+    maximumSize: Double, measure: (String) -> Double
   ) -> Result {
-    let units = units(of: text)
+    let units = units(of: text, breakingBefore: breaks)
     guard !units.isEmpty, box.width > 0, box.height > 0, maximumSize > 0 else { return .empty }
     // The whole caption in one measurement: if even three perfectly balanced lines need a size
     // below the minimum, skip measuring every word and cut straight away.
@@ -222,17 +237,17 @@ public enum CaptionLayout {
         units, in: box, style: style, size: minimumSize, maximumSize: maximumSize,
         spaceWidth: spaceWidth, measure: measure)
     }
-    let widths = units.map { measure($0.text) }
-    var best: (size: Double, lines: [Range<Int>])?
-    for count in 1...min(maximumLines, units.count) {
-      let lines = balancedBreaks(widths: widths, units: units, space: spaceWidth, lines: count)
-      let widest = lines.map { lineWidth($0, widths, units, spaceWidth) }.max() ?? 0
-      let candidate = size(forWidest: widest, lines: lines.count, box: box, style: style)
-      if best == nil || candidate > (best?.size ?? 0) * 1.0001 {
-        best = (candidate, lines)
-      }
+    let everyBreak = bestBreaks(units, box: box, style: style, space: spaceWidth, measure: measure)
+    let spaced = joinedAtSpaces(units)
+    var chosen = everyBreak
+    if spaced.count < units.count,
+      let atSpaces = bestBreaks(
+        spaced, box: box, style: style, space: spaceWidth, measure: measure),
+      atSpaces.size * spacePreference >= min(everyBreak?.size ?? 0, maximumSize)
+    {
+      chosen = atSpaces
     }
-    guard let chosen = best else { return .empty }
+    guard let chosen else { return .empty }
     var fontSize = min(chosen.size, maximumSize)
     if fontSize < minimumSize {
       return truncate(
@@ -241,7 +256,7 @@ public enum CaptionLayout {
     }
     // The sum of word widths ignores kerning across words: measure the real lines once and
     // shrink if one is wider than the estimate.
-    let lines = chosen.lines.map { join(units[$0]) }
+    let lines = chosen.lines
     let measured = lines.map(measure)
     let widest = measured.max() ?? 0
     fontSize = min(
@@ -250,6 +265,26 @@ public enum CaptionLayout {
     return Result(
       lines: lines, size: fontSize, maximumSize: maximumSize, truncated: false,
       lineWidths: measured.map { $0 * fontSize })
+  }
+
+  /// How much larger a caption must get before it breaks between letters rather than at a space.
+  static let spacePreference = 1.15
+
+  /// The lines (1 to 3, balanced) that allow the largest font for `units`, and that size.
+  static func bestBreaks(
+    _ units: [Unit], box: Box, style: Style, space: Double, measure: (String) -> Double
+  ) -> (size: Double, lines: [String])? {
+    let widths = units.map { measure($0.text) }
+    var best: (size: Double, lines: [Range<Int>])?
+    for count in 1...min(maximumLines, units.count) {
+      let lines = balancedBreaks(widths: widths, units: units, space: space, lines: count)
+      let widest = lines.map { lineWidth($0, widths, units, space) }.max() ?? 0
+      let candidate = size(forWidest: widest, lines: lines.count, box: box, style: style)
+      if best == nil || candidate > (best?.size ?? 0) * 1.0001 {
+        best = (candidate, lines)
+      }
+    }
+    return best.map { ($0.size, $0.lines.map { join(units[$0]) }) }
   }
 
   /// The largest size at which `lines` lines, the widest `widest` wide at 1 px, fit in `box`.

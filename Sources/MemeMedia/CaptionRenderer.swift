@@ -120,10 +120,12 @@ public struct CaptionRenderer: Sendable {
     imageSize: PixelSize
   ) -> (CaptionCanvas, CaptionSummary) {
     let shaper = TextShaper(
-      primary: primary, engine: engine, preferredFallbacks: preferredFallbacks(engine))
+      primary: primary, engine: engine, preferredFallbacks: preferredFallbacks(engine),
+      rightToLeft: TextShaper.paragraphIsRightToLeft(caption))
     var shaped: [String: ShapedLine] = [:]
     let result = CaptionLayout.fit(
-      caption, in: band, style: style, minimumSize: bands.minimumSize,
+      caption, breaks: LineBreaker.shared.breaks(in: caption), in: band, style: style,
+      minimumSize: bands.minimumSize,
       maximumSize: bands.maximumSize
     ) { text in
       if let line = shaped[text] { return line.width }

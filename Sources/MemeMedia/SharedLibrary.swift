@@ -31,9 +31,14 @@ public enum SharedLibrary: String, CaseIterable, Sendable {
   case webpMux = "libwebpmux.so.3"
   case gif = "libgif.so.7"
   case heif = "libheif.so.1"
+  case unibreak = "libunibreak.so.1"
+  case thai = "libthai.so.0"
+  case fribidi = "libfribidi.so.0"
 
   /// The libraries captions need.
-  public static let text: [SharedLibrary] = [.freeType, .harfBuzz, .fontconfig]
+  public static let text: [SharedLibrary] = [
+    .freeType, .harfBuzz, .fontconfig, .unibreak, .thai, .fribidi,
+  ]
   /// The libraries terminal pictures need.
   public static let terminalPictures: [SharedLibrary] = [.glib, .chafa]
 
@@ -50,6 +55,9 @@ public enum SharedLibrary: String, CaseIterable, Sendable {
     case .webpMux: "libwebpmux3"
     case .gif: "libgif7"
     case .heif: "libheif1"
+    case .unibreak: "libunibreak1"
+    case .thai: "libthai0"
+    case .fribidi: "libfribidi0"
     }
   }
 

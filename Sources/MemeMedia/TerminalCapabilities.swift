@@ -1,3 +1,5 @@
+import Foundation
+
 /// How many colors a terminal shows, for pictures drawn with symbols.
 public enum ColorDepth: String, Sendable, CaseIterable {
   /// 24-bit color (`ESC[38;2;r;g;bm`).
@@ -6,6 +8,18 @@ public enum ColorDepth: String, Sendable, CaseIterable {
   case indexed256 = "256"
   /// The 16 ANSI colors (`ESC[31m` … `ESC[97m`).
   case indexed16 = "16"
+  /// No colors: the terminal's own foreground and background (NO_COLOR).
+  case monochrome
+
+  /// How many colors, to compare depths.
+  var colorCount: Int {
+    switch self {
+    case .truecolor: 1 << 24
+    case .indexed256: 256
+    case .indexed16: 16
+    case .monochrome: 2
+    }
+  }
 }
 
 /// What a terminal can draw: the picture protocol and the color depth of symbol pictures.
@@ -24,19 +38,74 @@ public struct TerminalCapabilities: Sendable, Equatable, CustomStringConvertible
   /// For example `kitty, truecolor`.
   public var description: String { "\(mode.rawValue), \(colorDepth.rawValue)" }
 
-  /// What the terminal described by `environment` can draw.
+  /// What the terminal described by `environment` can draw, with what the terminal on this
+  /// process's standard output answered when asked (`recordedAnswers`, set at start).
+  public static func detect(environment: [String: String]) -> TerminalCapabilities {
+    detect(environment: environment, answers: recordedAnswers)
+  }
+
+  /// What the terminal described by `environment` and `answers` can draw.
   ///
-  /// In order: `MEMESH_PREVIEW` names a mode → that mode; `NO_COLOR` set and not empty →
-  /// `none`; TERM missing or `dumb` → `none`; inside tmux or screen → `symbols` (graphics would
+  /// In order: `MEMESH_PREVIEW` names a mode → that mode; TERM missing or `dumb` → `none`; inside tmux or screen → `symbols` (graphics would
   /// need passthrough); kitty (`KITTY_WINDOW_ID`, `TERM=xterm-kitty`, Ghostty) → `kitty`; iTerm2
   /// or WezTerm (`TERM_PROGRAM`, `LC_TERMINAL`) → `iterm`; a sixel terminal (chafa's terminal
-  /// database, or TERM naming mlterm, foot, contour, yaft) → `sixel`; otherwise `symbols`.
-  public static func detect(environment: [String: String]) -> TerminalCapabilities {
-    let colorDepth = detectColorDepth(environment: environment)
+  /// database, or TERM naming mlterm, foot, contour, yaft) → `sixel`; then what the terminal
+  /// answered: the kitty graphics query → `kitty`, sixels in DA1 → `sixel`; otherwise `symbols`.
+  /// A terminal that named itself in XTVERSION sets the color depth when the environment
+  /// under-states it (xterm says `TERM=xterm` yet shows 256 colors).
+  ///
+  /// `NO_COLOR` (set and not empty) makes symbol pictures `monochrome`, like text; kitty, iTerm2
+  /// and sixel pictures keep their colors: NO_COLOR asks programs not to add ANSI colors to
+  /// text, and such a picture is the picture itself, not colored text.
+  public static func detect(
+    environment: [String: String], answers: TerminalAnswers?
+  ) -> TerminalCapabilities {
+    var colorDepth = detectColorDepth(environment: environment)
+    if let answered = answers?.version.flatMap(colorDepth(ofTerminalNamed:)),
+      colorDepth != .monochrome, answered.colorCount > colorDepth.colorCount
+    {
+      colorDepth = answered
+    }
     if let forced = environment["MEMESH_PREVIEW"].flatMap(PreviewMode.init(name:)) {
       return TerminalCapabilities(mode: forced, colorDepth: colorDepth)
     }
-    return TerminalCapabilities(mode: detectMode(environment: environment), colorDepth: colorDepth)
+    var mode = detectMode(environment: environment)
+    if mode == .symbols && !isMultiplexer(environment: environment), let answers {
+      if answers.kittyGraphics {
+        mode = .kitty
+      } else if answers.sixels {
+        mode = .sixel
+      }
+    }
+    return TerminalCapabilities(mode: mode, colorDepth: colorDepth)
+  }
+
+  /// Whether asking the terminal could change what `detect` says: only when the environment
+  /// leaves it at symbols outside a multiplexer (tmux answers for itself), with no mode forced.
+  public static func worthAsking(environment: [String: String]) -> Bool {
+    environment["MEMESH_PREVIEW"].flatMap(PreviewMode.init(name:)) == nil
+      && detectMode(environment: environment) == .symbols
+      && !isMultiplexer(environment: environment)
+  }
+
+  /// The answers of the terminal on standard output, recorded once at start by whoever asked
+  /// (`TerminalQuery.ask`); nil when nobody did (scripts, pipes, tests).
+  public static var recordedAnswers: TerminalAnswers? {
+    get { answersLock.withLock { answers } }
+    set { answersLock.withLock { answers = newValue } }
+  }
+  nonisolated(unsafe) private static var answers: TerminalAnswers?
+  private static let answersLock = NSLock()
+
+  /// The colors a terminal that names itself `version` (XTVERSION) shows in symbol pictures.
+  static func colorDepth(ofTerminalNamed version: String) -> ColorDepth? {
+    let name = version.prefix { $0 != "(" && $0 != " " }.lowercased()
+    switch name {
+    case "kitty", "wezterm", "foot", "contour", "iterm2", "ghostty", "konsole", "mlterm":
+      return .truecolor
+    case "xterm": return .indexed256
+    default: return nil
+    }
   }
 
   // MARK: - Detection
@@ -44,7 +113,6 @@ public struct TerminalCapabilities: Sendable, Equatable, CustomStringConvertible
   private static func detectMode(environment: [String: String]) -> PreviewMode {
     let term = (environment["TERM"] ?? "").lowercased()
     let program = environment["TERM_PROGRAM"] ?? ""
-    if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
     if term.isEmpty || term == "dumb" { return .none }
     if isMultiplexer(environment: environment) { return .symbols }
     if isKitty(environment: environment) { return .kitty }
@@ -62,6 +130,7 @@ public struct TerminalCapabilities: Sendable, Equatable, CustomStringConvertible
   }
 
   private static func detectColorDepth(environment: [String: String]) -> ColorDepth {
+    if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .monochrome }
     let term = (environment["TERM"] ?? "").lowercased()
     let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
     let program = environment["TERM_PROGRAM"] ?? ""

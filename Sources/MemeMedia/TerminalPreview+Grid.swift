@@ -4,6 +4,27 @@ extension TerminalPreview {
   /// The default tile of a grid: 20×10 cells, a square at the usual 1:2 cell shape.
   public static let defaultGridTile = CellSize(columns: 20, rows: 10)
 
+  /// How a grid's tiles fit a window: how wide each is and how many share a row.
+  public struct GridLayout: Sendable, Equatable {
+    /// The tile each thumbnail is fitted into.
+    public var tile: CellSize
+    /// Thumbnails per row (at least one).
+    public var perRow: Int
+    /// Columns between tiles.
+    public var gap: Int
+
+    /// Tiles of `tile` (narrowed to the window) in `columns` columns.
+    public init(columns: Int, tile: CellSize = defaultGridTile) {
+      gap = 2
+      self.tile = CellSize(columns: max(1, min(tile.columns, columns)), rows: max(1, tile.rows))
+      perRow = max(1, (columns + gap) / (self.tile.columns + gap))
+    }
+
+    /// The screen lines one row of tiles takes, its labels and the blank line after it
+    /// included.
+    public var rowHeight: Int { tile.rows + 2 }
+  }
+
   /// Thumbnails side by side with their labels centered beneath, as many per row as fit in
   /// `columns` (at least one), rows of thumbnails separated by a blank line.
   ///
@@ -15,28 +36,31 @@ extension TerminalPreview {
     environment: [String: String], tile: CellSize = defaultGridTile,
     cellPixelSize: PixelSize? = nil
   ) -> String {
-    guard mode != .none, !items.isEmpty, columns > 0, tile.columns > 0, tile.rows > 0 else {
-      return ""
-    }
-    let gap = 2
-    let tileColumns = min(tile.columns, columns)
-    let perRow = max(1, (columns + gap) / (tileColumns + gap))
-    let colorDepth = TerminalCapabilities.detect(environment: environment).colorDepth
+    guard columns > 0 else { return "" }
+    let layout = GridLayout(columns: columns, tile: tile)
+    return stride(from: 0, to: items.count, by: layout.perRow).map {
+      gridRow(
+        items[$0..<min($0 + layout.perRow, items.count)], mode: mode, layout: layout,
+        environment: environment, cellPixelSize: cellPixelSize)
+    }.joined(separator: "\n\n")
+  }
 
-    var rows: [String] = []
-    for start in stride(from: 0, to: items.count, by: perRow) {
-      let chunk = items[start..<min(start + perRow, items.count)]
-      let pictures = chunk.map {
-        draw(
-          $0.image, mode: mode, colorDepth: colorDepth, maxColumns: tileColumns,
-          maxRows: tile.rows, environment: environment, cellPixelSize: cellPixelSize,
-          supplementingTermInfo: true)
-      }
-      let labels = chunk.map { centered($0.label, width: tileColumns) }
-      rows.append(
-        gridRow(pictures, labels: labels, tileColumns: tileColumns, gap: gap))
+  /// One row of a grid (at most `layout.perRow` items), so a long grid can be printed row by row
+  /// as its thumbnails are read. Empty for `.none` or no items. No trailing newline.
+  public static func gridRow(
+    _ items: ArraySlice<(label: String, image: RGBAImage)>, mode: PreviewMode,
+    layout: GridLayout, environment: [String: String], cellPixelSize: PixelSize? = nil
+  ) -> String {
+    guard mode != .none, !items.isEmpty else { return "" }
+    let colorDepth = TerminalCapabilities.detect(environment: environment).colorDepth
+    let pictures = items.map {
+      draw(
+        $0.image, mode: mode, colorDepth: colorDepth, maxColumns: layout.tile.columns,
+        maxRows: layout.tile.rows, environment: environment, cellPixelSize: cellPixelSize,
+        supplementingTermInfo: true)
     }
-    return rows.joined(separator: "\n\n")
+    let labels = items.map { centered($0.label, width: layout.tile.columns) }
+    return gridRow(pictures, labels: labels, tileColumns: layout.tile.columns, gap: layout.gap)
   }
 
   // MARK: - Layout

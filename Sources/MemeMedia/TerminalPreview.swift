@@ -83,7 +83,13 @@ public enum TerminalPreview {
       termInfo.supplement(from: TerminalChafa.TermInfo(environment: announcing(.symbols)))
     }
     let cellPixels = usableCellPixelSize(cellPixelSize)
-    if mode != .symbols && termInfo.canStart(mode) {
+    if mode == .kitty && termInfo.canStart(mode),
+      let text = TerminalKitty.picture(
+        image, cells: cells, cellPixels: graphicsCellPixels(mode, cellPixels, image.size, cells))
+    {
+      return Picture(text: text, mode: mode, cells: cells)
+    }
+    if mode != .symbols && mode != .kitty && termInfo.canStart(mode) {
       let spec = TerminalChafa.CanvasSpec(
         cells: cells, cellPixels: graphicsCellPixels(mode, cellPixels, image.size, cells),
         pixelMode: pixelMode(mode), canvasMode: CHAFA_CANVAS_MODE_TRUECOLOR)
@@ -95,7 +101,8 @@ public enum TerminalPreview {
     }
     let spec = TerminalChafa.CanvasSpec(
       cells: cells, cellPixels: cellPixels, pixelMode: CHAFA_PIXEL_MODE_SYMBOLS,
-      canvasMode: canvasMode(colorDepth), perceptualColors: colorDepth != .truecolor)
+      canvasMode: canvasMode(colorDepth),
+      perceptualColors: colorDepth != .truecolor && colorDepth != .monochrome)
     let text = TerminalChafa.Canvas(image: image, spec: spec)?.print(termInfo: termInfo) ?? ""
     guard !text.isEmpty else { return nothing }
     return Picture(
@@ -132,6 +139,7 @@ public enum TerminalPreview {
     // 240, not 256: the first 16 palette entries are themed by the user and unreliable.
     case .indexed256: CHAFA_CANVAS_MODE_INDEXED_240
     case .indexed16: CHAFA_CANVAS_MODE_INDEXED_16
+    case .monochrome: CHAFA_CANVAS_MODE_FGBG
     }
   }
 

@@ -1,3 +1,4 @@
+@preconcurrency import CFribidi
 @preconcurrency import CHarfBuzz
 import Foundation
 
@@ -22,17 +23,21 @@ struct ShapedLine {
   var monochromeEmoji: [Character] = []
 }
 
-/// Splits text into runs of one font and one direction, shapes each with HarfBuzz.
+/// Splits text into runs of one font and one bidi level, shapes each with HarfBuzz.
 ///
 /// Characters the primary font lacks are drawn from a fallback font found through fontconfig.
-/// Bidi is simplified: a line whose first strong character is right-to-left lays its runs out
-/// right to left; each run is shaped in its own direction.
+/// Directions follow the Unicode bidi algorithm (FriBiDi): embedding levels for the line in the
+/// caption's paragraph direction, runs reordered by those levels (rule L2), each run shaped in
+/// its own direction, so `عام 2024 سعيد` keeps its digits in order.
 struct TextShaper {
   let primary: FontFace
   let engine: FontEngine
   /// Fonts tried before asking fontconfig (the bundled DejaVu Sans Bold), so that Latin,
   /// Cyrillic, Greek, Arabic and Hebrew look the same on every machine.
   var preferredFallbacks: [FontFace] = []
+  /// The paragraph direction of the whole caption (`paragraphIsRightToLeft`), so every line of
+  /// it is laid out alike; nil: each line's first strong letter decides.
+  var rightToLeft: Bool?
 
   /// A text fallback: the first preferred font that has `scalar`, else fontconfig's choice.
   private func textFallback(for scalar: Unicode.Scalar) -> FontFace? {
@@ -42,21 +47,23 @@ struct TextShaper {
 
   private struct Run {
     var face: FontFace
-    var rightToLeft: Bool
+    /// The bidi embedding level: odd is right to left.
+    var level: Int8
     var text: String
+
+    var rightToLeft: Bool { level % 2 == 1 }
   }
 
   /// Shapes one line.
   func shape(_ line: String) -> ShapedLine {
     var result = ShapedLine()
     var runs: [Run] = []
-    var baseRightToLeft: Bool?
     var wordFace: FontFace?
     var wordStart = true
     let characters = Array(line)
+    let levels = TextShaper.bidiLevels(of: characters, rightToLeft: rightToLeft)
     for (position, character) in characters.enumerated() {
-      let direction = TextShaper.direction(of: character)
-      if baseRightToLeft == nil, let direction { baseRightToLeft = direction }
+      let level = levels[position]
       if character.isWhitespace {
         wordStart = true
       } else if wordStart {
@@ -71,33 +78,88 @@ struct TextShaper {
       let joinsRun = { (last: Run) in
         last.face === face || (character.isWhitespace && !last.face.isColor)
       }
-      if var last = runs.last, joinsRun(last), direction == nil || direction == last.rightToLeft {
+      if var last = runs.last, last.level == level, joinsRun(last) {
         last.text.append(character)
         runs[runs.count - 1] = last
       } else {
-        runs.append(
-          Run(
-            face: face, rightToLeft: direction ?? baseRightToLeft ?? false, text: String(character))
-        )
+        runs.append(Run(face: face, level: level, text: String(character)))
       }
     }
-    if baseRightToLeft == true { runs.reverse() }
     var pen = 0.0
-    for run in runs {
+    for run in TextShaper.visualOrder(runs, levels: runs.map(\.level)) {
       pen = shapeRun(run, at: pen, into: &result)
     }
     result.width = pen
     return result
   }
 
-  /// True for right-to-left letters, false for other letters, nil for neutrals (spaces, digits,
-  /// punctuation, marks), which join the run they are in.
-  static func direction(of character: Character) -> Bool? {
-    guard let scalar = character.unicodeScalars.first else { return nil }
-    switch scalar.value {
-    case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF: return true
-    default: return scalar.properties.isAlphabetic ? false : nil
+  // MARK: - Bidi
+
+  /// True when `text`'s first strong letter is right to left (Unicode bidi rules P2–P3).
+  static func paragraphIsRightToLeft(_ text: String) -> Bool {
+    let types = bidiTypes(of: text.unicodeScalars.map(\.value))
+    return fribidi_get_par_direction(types, FriBidiStrIndex(types.count)) == FRIBIDI_PAR_RTL
+  }
+
+  private static func bidiTypes(of scalars: [UInt32]) -> [FriBidiCharType] {
+    var types = [FriBidiCharType](repeating: FRIBIDI_TYPE_ON, count: scalars.count)
+    fribidi_get_bidi_types(scalars, FriBidiStrIndex(scalars.count), &types)
+    return types
+  }
+
+  /// The embedding level of every character (of its first scalar), by the Unicode bidi
+  /// algorithm in the given paragraph direction (nil: the first strong letter's).
+  static func bidiLevels(of characters: [Character], rightToLeft: Bool?) -> [Int8] {
+    let scalars = characters.flatMap(\.unicodeScalars).map(\.value)
+    guard !scalars.isEmpty, scalars.count < Int(Int32.max) else {
+      return [Int8](repeating: 0, count: characters.count)
     }
+    let types = bidiTypes(of: scalars)
+    var brackets = [FriBidiBracketType](repeating: 0, count: scalars.count)
+    fribidi_get_bracket_types(scalars, FriBidiStrIndex(scalars.count), types, &brackets)
+    var direction: FriBidiParType =
+      switch rightToLeft {
+      case true?: FRIBIDI_PAR_RTL
+      case false?: FRIBIDI_PAR_LTR
+      case nil: FRIBIDI_PAR_ON
+      }
+    var levels = [FriBidiLevel](repeating: 0, count: scalars.count)
+    let found = fribidi_get_par_embedding_levels_ex(
+      types, brackets, FriBidiStrIndex(scalars.count), &direction, &levels)
+    // 0 is FriBiDi's failure (out of memory): everything left to right, as before bidi.
+    guard found > 0 else { return [Int8](repeating: 0, count: characters.count) }
+    var result: [Int8] = []
+    result.reserveCapacity(characters.count)
+    var index = 0
+    for character in characters {
+      result.append(Int8(levels[index]))
+      index += character.unicodeScalars.count
+    }
+    return result
+  }
+
+  /// `items` in visual order by their bidi `levels` (rule L2): from the highest level down to
+  /// the lowest odd one, every sequence at that level or above is reversed.
+  static func visualOrder<Item>(_ items: [Item], levels: [Int8]) -> [Item] {
+    guard let highest = levels.max(), let lowestOdd = levels.filter({ $0 % 2 == 1 }).min()
+    else { return items }
+    var order = Array(items.indices)
+    var level = highest
+    while level >= lowestOdd {
+      var start = 0
+      while start < order.count {
+        guard levels[order[start]] >= level else {
+          start += 1
+          continue
+        }
+        var end = start
+        while end < order.count && levels[order[end]] >= level { end += 1 }
+        order[start..<end].reverse()
+        start = end
+      }
+      level -= 1
+    }
+    return order.map { items[$0] }
   }
 
   /// A word the primary font cannot draw whole is drawn whole in one fallback when it can be,

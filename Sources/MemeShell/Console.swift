@@ -34,6 +34,8 @@ public final class Console {
   let canClearScreen: Bool
   /// Whether stdout is a terminal (where Ctrl-C echoes `^C`).
   let outputIsTerminal: Bool
+  /// Standard output lines held for the pager while `paged` runs (nil: written at once).
+  var heldLines: [String]?
 
   /// Writes to stdout and stderr; `error:` is red when `colorAllowed`, stderr is a terminal and
   /// neither NO_COLOR nor TERM=dumb says otherwise.
@@ -109,6 +111,8 @@ public final class Console {
           .map { Display.escaped(String($0)) }.joined(separator: "\t")
       if let capture {
         capture.append(.output, safe)
+      } else if heldLines != nil {
+        heldLines?.append(safe)
       } else {
         pending += safe
         pending += "\n"
@@ -148,6 +152,8 @@ public final class Console {
       let safe = Display.escaped(String(piece))
       if let capture {
         capture.append(stream, safe)
+      } else if stream == .output && heldLines != nil {
+        heldLines?.append(safe)
       } else {
         Console.writeAll(stream == .output ? 1 : 2, safe + "\n")
       }

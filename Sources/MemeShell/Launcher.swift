@@ -54,6 +54,10 @@ public enum Launcher {
       if let name = options.previewMode, let mode = PreviewMode(name: name) {
         settings.previewMode = mode
       } else {
+        // A person at a terminal: ask it what it draws when its variables do not say.
+        if settings.interactive && TerminalCapabilities.worthAsking(environment: environment) {
+          TerminalCapabilities.recordedAnswers = TerminalQuery.ask()
+        }
         settings.previewMode = TerminalPreview.detectMode(environment: environment)
       }
       settings.window =

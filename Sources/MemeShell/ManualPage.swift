@@ -30,8 +30,9 @@ public enum ManualPage {
     ("MEMESH_PREVIEW", "terminal graphics mode, as --mode."),
     ("MEMESH_MAX_MEGAPIXELS", "the largest picture load accepts, in whole megapixels (default 100; 1 to 4000)."),
     ("MEMESH_CAMERA", "the video device for camera (default: the first /dev/video*)."),
-    ("NO_COLOR", "set and not empty: no colors in text."),
-    ("TERM, TERM_PROGRAM, COLORTERM, KITTY_WINDOW_ID", "how memesh detects the terminal's graphics."),
+    ("PAGER", "the program long output goes through in an interactive terminal session (default less -FRX; empty or cat: none)."),
+    ("NO_COLOR", "set and not empty: no colors in text, and block-symbol pictures in the terminal's own colors (kitty, iTerm2 and sixel pictures keep theirs)."),
+    ("TERM, TERM_PROGRAM, COLORTERM, KITTY_WINDOW_ID", "how memesh detects the terminal's graphics; when they leave it at block symbols, an interactive session asks the terminal (kitty graphics query, XTVERSION, DA1)."),
     ("COLUMNS, LINES", "the window size when it cannot be asked from the terminal."),
   ]
 

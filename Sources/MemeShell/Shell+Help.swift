@@ -5,6 +5,11 @@ import MemeMedia
 extension Shell {
   /// `help [COMMAND]`.
   func help(_ arguments: Arguments) throws {
+    try console.paged(Pager(shell: self)) { try helpText(arguments) }
+  }
+
+  /// The text of `help [COMMAND]`.
+  private func helpText(_ arguments: Arguments) throws {
     if let name = arguments.words.first {
       guard let command = CommandRegistry.command(named: name) else {
         let near = Suggestions.nearest(

@@ -22,7 +22,7 @@ extension Shell {
     view = .sent
     do {
       switch layout.lowercased() {
-      case "table": try browseTable()
+      case "table": try console.paged(Pager(shell: self)) { try browseTable() }
       case "grid": try browseGrid()
       default:
         let hint = Suggestions.nearest(to: layout, among: ["table", "grid"])
@@ -125,26 +125,42 @@ extension Shell {
       try browseTable()
       return
     }
-    var items: [(label: String, image: RGBAImage)] = []
-    for meme in memes {
+    // Row by row as the thumbnails are read, so the first row shows at once; a screenful at a
+    // time for a person (Pager), all of it elsewhere.
+    let layout = TerminalPreview.GridLayout(columns: window.cells.columns)
+    let pager = Pager(shell: self)
+    var shown = 0
+    var linesOnScreen = 0
+    for start in stride(from: 0, to: memes.count, by: layout.perRow) {
+      var items: [(label: String, image: RGBAImage)] = []
+      for meme in memes[start..<min(start + layout.perRow, memes.count)] {
+        guard meme.problem == nil,
+          let data = try? ImageFile.read(path: store.url(for: meme.thumbnailFile).path),
+          let decoded = try? ImageCodec.decode(data, name: meme.thumbnailFile)
+        else {
+          console.warning("meme \(meme.id): \(meme.problem ?? "its thumbnail cannot be read")")
+          continue
+        }
+        items.append((String(meme.id), decoded.image))
+      }
       if interruptRequested() {
         console.endEchoedInterrupt()
-        console.note("interrupted; showing the first \(items.count)")
-        break
+        console.note("interrupted; showed the first \(shown)")
+        return
       }
-      guard meme.problem == nil,
-        let data = try? ImageFile.read(path: store.url(for: meme.thumbnailFile).path),
-        let decoded = try? ImageCodec.decode(data, name: meme.thumbnailFile)
-      else {
-        console.warning("meme \(meme.id): \(meme.problem ?? "its thumbnail cannot be read")")
-        continue
+      guard !items.isEmpty else { continue }
+      if let pager, linesOnScreen > 0, linesOnScreen + layout.rowHeight > pager.rows - 1 {
+        guard pager.more() else { return }
+        linesOnScreen = 0
       }
-      items.append((String(meme.id), decoded.image))
+      console.picture(
+        (shown == 0 ? "" : "\n")
+          + TerminalPreview.gridRow(
+            items[...], mode: settings.previewMode, layout: layout, environment: environment,
+            cellPixelSize: window.cellPixelSize))
+      shown += items.count
+      linesOnScreen += layout.rowHeight
     }
-    console.picture(
-      TerminalPreview.grid(
-        items, mode: settings.previewMode, columns: window.cells.columns,
-        environment: environment, cellPixelSize: window.cellPixelSize))
   }
 
   /// `browse --tsv`: id, top, bottom, font, width, height, created (ISO 8601), path of the

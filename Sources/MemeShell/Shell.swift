@@ -75,11 +75,10 @@ public final class Shell {
     return TerminalWindow.current(fileDescriptor: 1, environment: [:]) ?? start
   }
 
-  /// Why pictures are not drawn, for the text that stands in for them: NO_COLOR or the preview
-  /// mode in a terminal that could draw them; otherwise the output has no terminal graphics.
+  /// Why pictures are not drawn, for the text that stands in for them: the preview mode in a
+  /// terminal that could draw them; otherwise the output has no terminal graphics.
   var noPicturesReason: String {
     guard settings.window != nil else { return "no terminal graphics here" }
-    if !(environment["NO_COLOR"] ?? "").isEmpty { return "pictures are off: NO_COLOR is set" }
     let term = environment["TERM"] ?? ""
     if term.isEmpty || term == "dumb" { return "no terminal graphics here (TERM=\(term))" }
     return "pictures are off: the preview mode is none"

@@ -12,6 +12,11 @@ final class FakeMeasure {
   }
 }
 
+/// Offsets after each space: where Latin text may break (MemeMedia finds them by UAX #14).
+func spaceBreaks(_ text: String) -> [Int] {
+  Array(text).indices.dropFirst().filter { Array(text)[$0 - 1] == " " }
+}
+
 let style = CaptionLayout.Style(lineHeight: 1.2, ascent: 0.9, descent: 0.2, outline: 0.07)
 
 func fit(_ text: String, image: PixelSize, measure: FakeMeasure = FakeMeasure())
@@ -19,7 +24,7 @@ func fit(_ text: String, image: PixelSize, measure: FakeMeasure = FakeMeasure())
 {
   let bands = CaptionLayout.Bands(imageSize: image, style: style)
   let result = CaptionLayout.fit(
-    text, in: bands.top, style: style, minimumSize: bands.minimumSize,
+    text, breaks: spaceBreaks(text), in: bands.top, style: style, minimumSize: bands.minimumSize,
     maximumSize: bands.maximumSize, measure: measure.measure)
   return (result, bands)
 }
@@ -64,7 +69,7 @@ func expectFits(_ result: CaptionLayout.Result, in box: CaptionLayout.Box) {
   @Test func breakIsBalancedNotGreedy() {
     // Greedy packing would leave "D" alone on the second line; balanced splits in the middle.
     let result = CaptionLayout.balancedBreaks(
-      widths: [1, 1, 1, 1], units: CaptionLayout.units(of: "A B C D"), space: 0.5, lines: 2)
+      widths: [1, 1, 1, 1], units: CaptionLayout.units(of: "A B C D", breakingBefore: [2, 4, 6]), space: 0.5, lines: 2)
     #expect(result == [0..<2, 2..<4])
   }
 
@@ -98,11 +103,50 @@ func expectFits(_ result: CaptionLayout.Result, in box: CaptionLayout.Box) {
     expectFits(result, in: bands.top)
   }
 
-  @Test func cjkBreaksBetweenIdeographsAndLatinAtSpaces() {
-    let units = CaptionLayout.units(of: "猫が好き I LIKE  cats")
+  @Test func unitsAreTheTextBetweenBreaksWithSpacesRemembered() {
+    // Breaks before が, 好, き and after each space run, as UAX #14 gives them.
+    let units = CaptionLayout.units(of: "猫が好き I LIKE  cats", breakingBefore: [1, 2, 3, 5, 7, 13])
     #expect(units.map(\.text) == ["猫", "が", "好", "き", "I", "LIKE", "cats"])
     #expect(units.map(\.spaceBefore) == [false, false, false, false, true, true, true])
     #expect(CaptionLayout.join(units[...]) == "猫が好き I LIKE cats")
+  }
+
+  @Test func aSpaceWithoutABreakStaysInsideItsUnit() {
+    // "( A" has no break after the parenthesis and its space (UAX #14 rule LB14).
+    let units = CaptionLayout.units(of: "( A B", breakingBefore: [4])
+    #expect(units.map(\.text) == ["( A", "B"])
+  }
+
+  @Test func breaksOnlyWhereAllowed() {
+    // No break offsets at all: one line, shrunk, never split.
+    let text = "ABCDEFGHIJKLMNOPQRSTUVWX"
+    let bands = CaptionLayout.Bands(imageSize: PixelSize(width: 300, height: 600), style: style)
+    let result = CaptionLayout.fit(
+      text, breaks: [], in: bands.top, style: style, minimumSize: 1,
+      maximumSize: bands.maximumSize, measure: FakeMeasure().measure)
+    #expect(result.lines == [text])
+    let broken = CaptionLayout.fit(
+      text, breaks: [12], in: bands.top, style: style, minimumSize: 1,
+      maximumSize: bands.maximumSize, measure: FakeMeasure().measure)
+    #expect(broken.lines == ["ABCDEFGHIJKL", "MNOPQRSTUVWX"])
+  }
+
+  @Test func aSpaceIsPreferredToABreakBetweenLetters() {
+    // Every character may break (as in CJK), and "ABCDEFGHIJ K" / "LMNOPQRSTUV" would be a
+    // little narrower, but the space splits the caption nearly as well: the lines break there.
+    let text = "ABCDEFGHIJ KLMNOPQRSTUV"
+    let everywhere = Array(1..<text.count).filter { $0 != 10 }
+    let bands = CaptionLayout.Bands(imageSize: PixelSize(width: 600, height: 600), style: style)
+    let result = CaptionLayout.fit(
+      text, breaks: everywhere, in: bands.top, style: style, minimumSize: 1,
+      maximumSize: bands.maximumSize, measure: FakeMeasure().measure)
+    #expect(result.lines == ["ABCDEFGHIJ", "KLMNOPQRSTUV"])
+    // With no space, the same letters break in the middle.
+    let unspaced = "ABCDEFGHIJKLMNOPQRSTUV"
+    let middle = CaptionLayout.fit(
+      unspaced, breaks: Array(1..<unspaced.count), in: bands.top, style: style, minimumSize: 1,
+      maximumSize: bands.maximumSize, measure: FakeMeasure().measure)
+    #expect(middle.lines == ["ABCDEFGHIJK", "LMNOPQRSTUV"])
   }
 
   @Test(arguments: [

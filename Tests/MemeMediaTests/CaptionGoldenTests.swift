@@ -8,7 +8,7 @@ import Testing
 ///
 /// Regenerate with `RECORD_GOLDENS=1 swift test --filter CaptionGoldenTests`, then look at the
 /// PNGs before committing them. Fallback glyphs come from the installed fonts (DejaVu, Noto CJK,
-/// Noto Color Emoji), so those cases expect the Debian packages `make deps` installs.
+/// Noto Color Emoji, TLWG Loma for Thai), so those cases expect the Debian packages `make deps` installs.
 @Suite struct CaptionGoldenTests {
   struct Case: CustomStringConvertible, Sendable {
     let name: String
@@ -56,6 +56,20 @@ import Testing
     Case(name: "arabic-hebrew", width: 240, height: 180, top: "مرحبا بالعالم", bottom: "שלום"),
     Case(name: "cjk", width: 240, height: 180, top: "猫が好き", bottom: "中文 OK"),
     Case(name: "devanagari", width: 240, height: 180, top: "नमस्ते दुनिया", bottom: "क्षमा कीजिए"),
+    Case(
+      name: "japanese", width: 200, height: 200, top: "キャプションが長すぎて困っています",
+      bottom: "ちょっと待って！"),
+    Case(
+      name: "chinese-latin", width: 200, height: 200, top: "我用Swift写了一个meme生成器",
+      bottom: "真的OK吗？"),
+    Case(
+      name: "thai", width: 200, height: 200, top: "ภาษาไทยง่ายนิดเดียว",
+      bottom: "สวัสดีครับทุกคน"),
+    Case(
+      name: "arabic-digits", width: 240, height: 180, top: "عام 2024 سعيد",
+      bottom: "الإصدار 3.5 جاهز"),
+    Case(
+      name: "hebrew-latin", width: 240, height: 180, top: "שלום world", bottom: "גרסה Swift 6 חדשה"),
     Case(name: "emoji", width: 240, height: 180, top: "deploy friday", bottom: "😀🔥 lol 👍🏽"),
   ]
 

@@ -39,6 +39,39 @@ import Testing
     }
   }
 
+  @Test func digitsInArabicKeepTheirOrder() throws {
+    try withShaper("DejaVuSans-Bold") { shaper, face in
+      let glyphs = shaper.shape("عام 2024 سعيد").glyphs.map(\.glyph)
+      let digits = try "2024".map { try #require(face.glyph(for: $0.unicodeScalars.first ?? "0")) }
+      // Read left to right on screen: 2, 0, 2, 4 (drawn 4202 before the bidi algorithm).
+      let drawn = glyphs.filter(digits.contains)
+      #expect(drawn == digits)
+      // And the Arabic words are right to left around them: سعيد leftmost, عام rightmost.
+      #expect(glyphs.first == shaper.shape("سعيد").glyphs.first?.glyph)
+      #expect(glyphs.last == shaper.shape("عام").glyphs.last?.glyph)
+    }
+  }
+
+  @Test func latinInsideHebrewStaysLeftToRightAndTheLineReadsRightToLeft() throws {
+    try withShaper("DejaVuSans-Bold") { shaper, face in
+      var rightToLeft = shaper
+      rightToLeft.rightToLeft = TextShaper.paragraphIsRightToLeft("שלום OK")
+      let glyphs = rightToLeft.shape("שלום OK").glyphs.map(\.glyph)
+      // On screen: "OK" then the Hebrew word, whose first letter ש is rightmost.
+      #expect(Array(glyphs.prefix(2)) == [face.glyph(for: "O"), face.glyph(for: "K")])
+      #expect(glyphs.last == face.glyph(for: "ש"))
+      // A line of the same caption that starts with Latin still reads right to left.
+      let line = rightToLeft.shape("OK שלום").glyphs.map(\.glyph)
+      #expect(line.last.map { $0 == face.glyph(for: "K") } == true)
+    }
+  }
+
+  @Test func visualOrderReversesRunsByLevel() {
+    // Rule L2 on runs at levels 1 2 2 1 0: the highest level first, then every odd one.
+    let order = TextShaper.visualOrder(["a", "b", "c", "d", "e"], levels: [1, 2, 2, 1, 0])
+    #expect(order == ["d", "b", "c", "a", "e"])
+  }
+
   @Test func combiningMarkSitsOnItsLetter() throws {
     try withShaper("DejaVuSans-Bold") { shaper, _ in
       let line = shaper.shape("Q\u{0301}")

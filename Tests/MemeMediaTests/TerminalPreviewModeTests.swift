@@ -8,7 +8,8 @@ import Testing
   static let terminals: [(String, [String: String], PreviewMode, ColorDepth)] = [
     ("no environment at all", [:], .none, .indexed16),
     ("a dumb terminal", ["TERM": "dumb"], .none, .indexed16),
-    ("NO_COLOR", ["TERM": "xterm-256color", "NO_COLOR": "1"], .none, .indexed256),
+    ("NO_COLOR", ["TERM": "xterm-256color", "NO_COLOR": "1"], .symbols, .monochrome),
+    ("NO_COLOR in kitty", ["TERM": "xterm-kitty", "NO_COLOR": "1"], .kitty, .monochrome),
     (
       "empty NO_COLOR is not set", ["TERM": "xterm-256color", "NO_COLOR": ""], .symbols, .indexed256
     ),
@@ -53,7 +54,7 @@ import Testing
     (
       "MEMESH_PREVIEW over NO_COLOR",
       ["TERM": "xterm", "NO_COLOR": "1", "MEMESH_PREVIEW": "Symbols"],
-      .symbols, .indexed16
+      .symbols, .monochrome
     ),
     (
       "unknown MEMESH_PREVIEW is ignored", ["TERM": "xterm-kitty", "MEMESH_PREVIEW": "ascii"],

@@ -47,6 +47,20 @@ import Testing
     #expect(!text.contains("38;5;") && !text.contains("38;2;") && !text.contains("48;"))
   }
 
+  @Test func withNoColorSymbolsHaveShapesButNoColors() {
+    let environment = ["TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"]
+    let text = TerminalPreview.render(
+      PreviewFixture.landscape, mode: .symbols, columns: 40, rows: 20, environment: environment)
+    // Block symbols draw the picture; no SGR sets a color (only the closing reset is left).
+    #expect(text.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) })
+    #expect(!text.contains(#/\x1B\[[0-9;]*[34][0-9;]*m/#))
+    // A kitty picture is the picture itself: NO_COLOR leaves it in color.
+    let kitty = TerminalPreview.render(
+      PreviewFixture.landscape, mode: .kitty, columns: 40, rows: 20,
+      environment: ["TERM": "xterm-kitty", "NO_COLOR": "1"])
+    #expect(kitty.contains("\u{1B}_G"))
+  }
+
   @Test(arguments: [PreviewMode.kitty, .iterm, .sixel, .symbols])
   func noneModeAndEmptyBoxesWriteNothing(mode: PreviewMode) {
     #expect(

@@ -1,0 +1,3 @@
+#include <stddef.h>
+#include <thai/thbrk.h>
+#include <thai/thwbrk.h>
