@@ -32,12 +32,13 @@ public enum SharedLibrary: String, CaseIterable, Sendable {
   case gif = "libgif.so.7"
   case heif = "libheif.so.1"
   case unibreak = "libunibreak.so.1"
-  case thai = "libthai.so.0"
   case fribidi = "libfribidi.so.0"
 
-  /// The libraries captions need.
+  /// The libraries captions need. (libthai, for Thai word breaks, is not among them: memesh
+  /// calls it through versioned symbols, which the loader checks at start, so it stays a
+  /// start-up library; it is small.)
   public static let text: [SharedLibrary] = [
-    .freeType, .harfBuzz, .fontconfig, .unibreak, .thai, .fribidi,
+    .freeType, .harfBuzz, .fontconfig, .unibreak, .fribidi,
   ]
   /// The libraries terminal pictures need.
   public static let terminalPictures: [SharedLibrary] = [.glib, .chafa]
@@ -56,7 +57,6 @@ public enum SharedLibrary: String, CaseIterable, Sendable {
     case .gif: "libgif7"
     case .heif: "libheif1"
     case .unibreak: "libunibreak1"
-    case .thai: "libthai0"
     case .fribidi: "libfribidi0"
     }
   }
