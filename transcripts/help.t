@@ -4,7 +4,7 @@ memesh 0.1.0: a meme studio for the terminal
 
 Editor:
   new (add)                         start a blank draft
-  load PATH (album)                 load a picture (PNG, JPEG, WebP, GIF) into the editor
+  load PATH (album)                 load a picture (PNG, JPEG, WebP, GIF, HEIC, AVIF) into the editor
   camera                            take a picture with the camera and load it [unavailable: no camera: MEMESH_CAMERA names '/nonexistent', which does not exist]
   top TEXT                          set the top caption
   bottom TEXT                       set the bottom caption

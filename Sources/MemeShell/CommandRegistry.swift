@@ -35,7 +35,7 @@ public enum CommandRegistry {
     ) { shell, _ in shell.newDraft() },
     ShellCommand(
       "load", aliases: ["album"], usage: "load PATH", views: [.editor],
-      abstract: "load a picture (PNG, JPEG, WebP, GIF) into the editor",
+      abstract: "load a picture (PNG, JPEG, WebP, GIF, HEIC, AVIF) into the editor",
       discussion: "A picture memesh wrote carries its recipe; when its original is in the store, "
         + "load reopens that meme for editing instead of captioning the captioned picture.",
       arity: .exactly(

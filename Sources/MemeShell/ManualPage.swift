@@ -106,30 +106,19 @@ public enum ManualPage {
         page.append(text(paragraph))
       }
     }
-    page.append(".SH ENVIRONMENT")
-    for (name, effect) in environment {
-      page.append(".TP")
-      page.append("\\fB" + escaped(name) + "\\fR")
-      page.append(text(effect))
+    /// A section of tagged paragraphs: each term in `font` (B bold, I italic), then its text.
+    func section(_ title: String, _ entries: [(String, String)], font: Character = "B") {
+      page.append(".SH \(title)")
+      for (term, meaning) in entries {
+        page.append(".TP")
+        page.append("\\f\(font)" + escaped(term) + "\\fR")
+        page.append(text(meaning))
+      }
     }
-    page.append(".SH FILES")
-    for (path, holds) in files {
-      page.append(".TP")
-      page.append("\\fI" + escaped(path) + "\\fR")
-      page.append(text(holds))
-    }
-    page.append(".SH EXIT STATUS")
-    for (status, meaning) in exitStatuses {
-      page.append(".TP")
-      page.append("\\fB" + status + "\\fR")
-      page.append(text(meaning))
-    }
-    page.append(".SH EXAMPLES")
-    for (command, effect) in examples {
-      page.append(".TP")
-      page.append("\\fB" + escaped(command) + "\\fR")
-      page.append(text(effect))
-    }
+    section("ENVIRONMENT", environment.map { ($0.name, $0.effect) })
+    section("FILES", files.map { ($0.path, $0.holds) }, font: "I")
+    section("EXIT STATUS", exitStatuses.map { ($0.status, $0.meaning) })
+    section("EXAMPLES", examples.map { ($0.command, $0.effect) })
     page.append(".SH SEE ALSO")
     page.append(text("The README of memesh, and 'help' inside the shell."))
     return page.joined(separator: "\n") + "\n"
