@@ -28,3 +28,10 @@ font: Anton
 crop: off
 unsaved changes: yes
 editing:
+# Relative paths in a script are taken from the script's folder, not from where it is sourced.
+> source scripts/nested.memesh
+square.png: 64×64 PNG
+> top
+top: from a folder
+> load images/cat.png
+cat.png: 160×120 PNG

@@ -177,7 +177,9 @@ public enum CommandRegistry {
     ) { shell, arguments in try shell.help(arguments) },
     ShellCommand(
       "source", usage: "source FILE", views: [.anywhere],
-      abstract: "run the commands in a file (or a transcript's inputs)", arity: .exactly(1),
+      abstract: "run the commands in a file (or a transcript's inputs)",
+      discussion: "Relative paths in the file name files beside it, wherever it is sourced from.",
+      arity: .exactly(1),
       arguments: .positional([.anyPath])
     ) { shell, arguments in try shell.source(path: arguments[0]) },
     ShellCommand(

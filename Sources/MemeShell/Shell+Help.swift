@@ -107,6 +107,21 @@ extension Shell {
     }
     sourceDepth += 1
     defer { sourceDepth -= 1 }
+    // Relative paths in the script name files beside it, wherever it is sourced from.
+    let folder = PathName(OutputFile.expanded(path)).folder
+    let previous = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    defer {
+      if previous >= 0 {
+        _ = fchdir(previous)
+        close(previous)
+      }
+    }
+    if !folder.isEmpty, folder != "." {
+      guard previous >= 0, chdir(folder) == 0 else {
+        throw ShellError.cannotRead(
+          command: "source", path: path, reason: "cannot change into its folder '\(folder)'")
+      }
+    }
     for (number, line) in lines.enumerated() {
       if quitRequested { return }
       try checkInterrupt("source", "stopped before line \(number + 1)")
