@@ -6,26 +6,22 @@ import Testing
 @Suite(.serialized) struct EditrcTests {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
     "memesh-editrc-\(UUID().uuidString)")
+  let session = MemeshTerminalTests()
 
+  /// memesh in a terminal, reading `editrc` as its `$EDITRC`.
   func start(editrc: String) throws -> LineEditorTerminal {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent("editrc")
     try Data(editrc.utf8).write(to: file)
-    let binary = try #require(EndToEndTests.binary(), "the memesh binary is not built")
-    let transcripts = EndToEndTests.packageRoot.appendingPathComponent("transcripts").path
-    let command =
-      "cd \(LineEditorTerminal.shellQuote(transcripts)) && exec env LANG=C.UTF-8 "
-      + "TERM=xterm-256color MEMESH_HOME=\(LineEditorTerminal.shellQuote(folder.path + "/home")) "
-      + "MEMESH_PREVIEW=none MEMESH_CAMERA=/nonexistent "
-      + "EDITRC=\(LineEditorTerminal.shellQuote(file.path)) "
-      + LineEditorTerminal.shellQuote(binary.path)
-    return try LineEditorTerminal(command: command, width: 80, height: 24) {
-      $0.contains("memesh:edit>")
-    }
+    return try session.start(
+      width: 80, height: 24, environment: "EDITRC=\(LineEditorTerminal.shellQuote(file.path))")
   }
 
   @Test func bindDashVGivesViKeysAndTabStillCompletes() throws {
-    defer { try? FileManager.default.removeItem(at: folder) }
+    defer {
+      try? FileManager.default.removeItem(at: folder)
+      try? FileManager.default.removeItem(at: session.home)
+    }
     let terminal = try start(editrc: "memesh:bind -v\n")
     try terminal.type("bottom abc")
     try terminal.press("Escape")
@@ -40,7 +36,10 @@ import Testing
   }
 
   @Test func linesForOtherProgramsAreLeftToThem() throws {
-    defer { try? FileManager.default.removeItem(at: folder) }
+    defer {
+      try? FileManager.default.removeItem(at: folder)
+      try? FileManager.default.removeItem(at: session.home)
+    }
     let terminal = try start(editrc: "sftp:bind -v\n")
     try terminal.type("bottom abc")
     try terminal.press("Escape")

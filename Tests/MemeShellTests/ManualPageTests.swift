@@ -6,17 +6,12 @@ import Testing
 @Suite struct ManualPageTests {
   /// The page the built binary writes for `make install`.
   func page() throws -> String {
-    let binary = try #require(EndToEndTests.binary(), "the memesh binary is not built")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["--generate-manual"]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = try output.fileHandleForReading.readToEnd() ?? Data()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self)
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "memesh-manual-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let result = try EndToEndTests().run(["--generate-manual"], input: "", home: home)
+    #expect(result.status == 0, "\(result.errors)")
+    return result.output
   }
 
   @Test func everyCommandAndFlagIsOnThePage() throws {
