@@ -68,13 +68,9 @@ public enum CaptionLayout {
     public init(imageSize size: PixelSize, style: Style) {
       let width = Double(max(size.width, 0))
       let height = Double(max(size.height, 0))
-      let marginX = (width * 0.04).rounded()
-      let marginY = (height * 0.03).rounded()
-      let bandHeight = ((height - 2 * marginY) * 0.3).rounded(.down)
-      let bandWidth = max(0, width - 2 * marginX)
-      top = Box(x: marginX, y: marginY, width: bandWidth, height: bandHeight)
-      bottom = Box(
-        x: marginX, y: height - marginY - bandHeight, width: bandWidth, height: bandHeight)
+      top = TextPlacement.top.box(in: size)
+      bottom = TextPlacement.bottom.box(in: size)
+      let bandHeight = top.height
       // One line filling the band is the absolute ceiling; a short caption on a big picture
       // stops at about 15 % of the height (or 6 % of the width on a wide strip).
       let oneLine = CaptionLayout.largest(
