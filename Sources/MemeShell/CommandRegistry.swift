@@ -37,7 +37,9 @@ public enum CommandRegistry {
       "load", aliases: ["album"], usage: "load PATH", views: [.editor],
       abstract: "load a picture (PNG, JPEG, WebP, GIF, HEIC, AVIF) into the editor",
       discussion: "A picture memesh wrote carries its recipe; when its original is in the store, "
-        + "load reopens that meme for editing instead of captioning the captioned picture.",
+        + "load reopens that meme for editing instead of captioning the captioned picture. "
+        + "Recipes of every earlier memesh reopen; one written by a newer memesh (a later "
+        + "recipe version) is not read: the picture loads as a plain picture, with a note.",
       arity: .exactly(
         1, missing: "needs a PATH", extra: "takes one PATH (quote names with spaces)"),
       arguments: .positional([.imagePaths])
