@@ -6,11 +6,11 @@ import Testing
 import MemeSystem
 
 /// Files written by memesh 0.1 (schema version 1: a top and a bottom caption, a font and a crop
-/// per meme and per draft step), kept in `Fixtures/version-1` exactly as it wrote them: three
+/// per meme and per draft step), kept in `Tests/StoreFixtures/version-1` exactly as it wrote them: three
 /// shared memes and a draft editing meme 1.
 @Suite struct SchemaVersionTests {
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/version-1")
+    .deletingLastPathComponent().appendingPathComponent("StoreFixtures/version-1")
 
   static func fixture(_ name: String) throws -> Data {
     try Data(contentsOf: fixtures.appendingPathComponent(name))
