@@ -3,7 +3,7 @@
 cat.png: 160×120 PNG
 > top never mind
 > cancel
-draft discarded
+draft discarded ('undo' brings it back)
 > info
 image:
 width:

@@ -23,7 +23,7 @@ wrote phone-meme
 'phone-meme' was made by memesh (top "from a phone", bottom "to a jpeg")
 editing meme 1; 'share' updates it in place
 > cancel
-draft discarded
+draft discarded ('undo' brings it back)
 > export 1 exported.jpg
 wrote exported.jpg
 > load images/cat.avif

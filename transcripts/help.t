@@ -18,9 +18,6 @@ Editor:
   share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless] [--force]
                                     save the meme to the sent memes, then hand it on
   cancel                            discard the draft and show the sent memes
-  undo                              undo the last change (in the sent memes: the last delete)
-  redo                              redo what undo undid
-  history                           list the editor's undo steps
   info                              print the editor state as key: value lines
 
 Sent memes:
@@ -35,6 +32,9 @@ Detail:
   back                              go back to the sent memes
 
 Anywhere:
+  undo                              undo the last thing done: an editor change, new, cancel or a delete
+  redo                              redo the editor change undo undid
+  history                           list the undo steps: the editor's, and deletes among them
   help [COMMAND]                    list the commands, or explain one
   source FILE                       run the commands in a file (or a transcript's inputs)
   set [font NAME|default | format png|jpeg|webp|auto]

@@ -24,7 +24,7 @@ unsaved changes: no
 editing: 1
 # A recipe of a later version than this memesh reads: the picture loads as a plain picture.
 > cancel
-draft discarded
+draft discarded ('undo' brings it back)
 > load images/meme-v3.png
 note: 'images/meme-v3.png' was made by a newer memesh (recipe version 3; this one reads up to 2); loading it as a plain picture
 meme-v3.png: 64×64 PNG

@@ -26,7 +26,7 @@ editing: 1
 > preview --out other.png --force
 wrote other.png (160×120)
 > cancel
-draft discarded
+draft discarded ('undo' brings it back)
 > load other.png
 'other.png' was made by memesh (top "with", bottom "only a preview")
 a new draft on meme 1's original picture; 'share' saves a new meme

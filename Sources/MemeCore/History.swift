@@ -1,14 +1,20 @@
+import Foundation
+
 /// Undo and redo as whole snapshots: `record` pushes the present onto `past` and clears
 /// `future`; `undo` and `redo` move snapshots between them. Bounded to `limit` past steps.
 public struct History<State: Sendable & Equatable>: Sendable, Equatable {
-  /// One step: the state after a change and what the change was (`top "HELLO"`).
+  /// One step: the state after a change, what the change was (`top "HELLO"`) and when it was
+  /// made (nil for the starting state, and for steps saved before memesh kept the time), so
+  /// that `undo` can tell it from other kinds of change in one timeline.
   public struct Step: Sendable, Equatable {
     public var label: String
     public var state: State
+    public var date: Date?
 
-    public init(label: String, state: State) {
+    public init(label: String, state: State, date: Date? = nil) {
       self.label = label
       self.state = state
+      self.date = date
     }
   }
 
@@ -37,11 +43,11 @@ public struct History<State: Sendable & Equatable>: Sendable, Equatable {
   public var canRedo: Bool { !future.isEmpty }
 
   /// Makes `state` the present. A state equal to the present records nothing.
-  public mutating func record(_ state: State, label: String) {
+  public mutating func record(_ state: State, label: String, date: Date = Date()) {
     guard state != present.state else { return }
     past.append(present)
     if past.count > limit { past.removeFirst(past.count - limit) }
-    present = Step(label: label, state: state)
+    present = Step(label: label, state: state, date: date)
     future.removeAll()
   }
 

@@ -119,15 +119,19 @@ public enum CommandRegistry {
       arity: .none
     ) { shell, _ in shell.cancel() },
     ShellCommand(
-      "undo", views: [.editor, .sent],
-      abstract: "undo the last change (in the sent memes: the last delete)", arity: .none
+      "undo", views: [.anywhere],
+      abstract: "undo the last thing done: an editor change, new, cancel or a delete",
+      discussion: "One history across views and runs: the last change to the draft or the last "
+        + "delete, whichever came last ('history' lists them).",
+      arity: .none
     ) { shell, _ in try shell.undo() },
     ShellCommand(
-      "redo", views: [.editor], abstract: "redo what undo undid", arity: .none
+      "redo", views: [.anywhere], abstract: "redo the editor change undo undid", arity: .none
     ) { shell, _ in try shell.redo() },
     ShellCommand(
-      "history", views: [.editor], abstract: "list the editor's undo steps", arity: .none
-    ) { shell, _ in shell.listHistory() },
+      "history", views: [.anywhere],
+      abstract: "list the undo steps: the editor's, and deletes among them", arity: .none
+    ) { shell, _ in try shell.listHistory() },
     ShellCommand(
       "info", views: [.editor], abstract: "print the editor state as key: value lines",
       discussion: "Keys, in order: image, width, height, format, top, bottom, font, crop, "

@@ -112,7 +112,7 @@ final class EditorSession {
       }
       return DraftStep(
         label: step.label, recipe: state.recipe, sourcePath: state.picture?.path,
-        sourceSHA256: state.picture?.sha256, editingID: state.editingID)
+        sourceSHA256: state.picture?.sha256, editingID: state.editingID, date: step.date)
     }
     drafts.saveInBackground(
       DraftDocument(steps: draftSteps, current: steps.current), images: images
@@ -189,7 +189,7 @@ final class EditorSession {
         }
       }
       let state = EditorState(picture: picture, recipe: step.recipe, editingID: step.editingID)
-      states.append(History.Step(label: step.label, state: state))
+      states.append(History.Step(label: step.label, state: state, date: step.date))
     }
     let index = min(max(0, document.current), states.count - 1)
     history = History(

@@ -217,18 +217,32 @@ extension Shell {
 
   // MARK: - Undo
 
-  /// `undo`: the last editor change, or in the sent memes the last delete.
+  /// `undo`: the last thing done, whatever the view and whichever run did it — the editor's
+  /// last change (`new` and `cancel` included) or the last delete, by when each was made. A
+  /// draft saved before changes carried their time leaves the choice to the view, as before.
   func undo() throws {
-    if view != .editor {
+    let deletion = try store.lastDeletion()
+    let step = editor.history.canUndo ? editor.history.present : nil
+    let undoesDelete: Bool
+    switch (step, deletion) {
+    case (nil, nil): throw ShellError.nothingToUndo(inSentMemes: view != .editor)
+    case (nil, _?): undoesDelete = true
+    case (_?, nil): undoesDelete = false
+    case (let step?, let deletion?):
+      undoesDelete = step.date.map { deletion.deleted > $0 } ?? (view != .editor)
+    }
+    if undoesDelete {
       guard let meme = try store.undoDelete() else {
         throw ShellError.nothingToUndo(inSentMemes: true)
       }
+      if view == .editor { view = .sent }
       console.line("restored meme \(meme.id)")
       // Its files may have gone from the trash meanwhile: the record alone came back.
       if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
       return
     }
     guard let label = editor.undo() else { throw ShellError.nothingToUndo(inSentMemes: false) }
+    view = .editor
     console.line("undid \(label)")
   }
 
@@ -239,14 +253,29 @@ extension Shell {
     console.line("redid \(label)")
   }
 
-  /// `history`: the editor's steps, the current one marked.
-  func listHistory() {
+  /// `history`: the editor's steps, the current one marked, with the deletions `undo` can
+  /// still bring back placed among them by time (`-`).
+  func listHistory() throws {
     let (steps, current) = editor.history.steps
+    var deletions = try store.deletions()
+    // Deletions older than the editor's first timed step came before this draft.
+    if let first = steps.lazy.compactMap(\.date).first {
+      let older = deletions.filter { $0.deleted < first }
+      deletions = Array(older.suffix(1)) + deletions.filter { $0.deleted >= first }
+    }
+    func listDeletions(before date: Date?) {
+      while let next = deletions.first, date.map({ next.deleted < $0 }) ?? true {
+        deletions.removeFirst()
+        console.line("  -  delete meme \(next.meme.id) (in the sent memes)")
+      }
+    }
     for (index, step) in steps.enumerated() {
+      if let date = step.date { listDeletions(before: date) }
       let marker = index == current ? "*" : " "
       let undone = index > current ? " (undone)" : ""
       console.line("\(marker) \(index + 1)  \(step.label)\(undone)")
     }
+    listDeletions(before: nil)
   }
 
   // MARK: - Info
@@ -356,12 +385,15 @@ extension Shell {
 
   // MARK: - Cancel
 
-  /// `cancel`: drops the draft and shows the sent memes.
+  /// `cancel`: drops the draft (one undo step: `undo` brings it back) and shows the sent memes.
   func cancel() {
     let had = state != editor.blank
-    editor.reset()
+    if had {
+      apply(.newDraft(font: editor.blank.recipe.font), label: "cancel")
+      editor.markClean()
+    }
     view = .sent
-    console.line(had ? "draft discarded" : "nothing to discard")
+    console.line(had ? "draft discarded ('undo' brings it back)" : "nothing to discard")
     if settings.interactive { showSentMemes() }
   }
 

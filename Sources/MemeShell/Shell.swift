@@ -151,6 +151,15 @@ public final class Shell {
       startWarning("cannot restore the draft: \(describe(error)); starting blank")
       return false
     case .restored(let current, let steps):
+      // A draft left blank by 'cancel' or 'new' is only there for undo: the session starts as
+      // after a cancel, and a person is told undo still has it.
+      if state == editor.blank {
+        if settings.interactive {
+          startMessages.append(
+            (isWarning: false, text: "'undo' brings back the draft discarded last time"))
+        }
+        return false
+      }
       // Scripts and pipes see only what their commands print; a person at a terminal is told,
       // under the banner.
       guard settings.interactive else { return true }

@@ -14,16 +14,19 @@ public struct DraftStep: Equatable, Sendable {
   public var sourceSHA256: String?
   /// The sent meme this draft edits, when opened with `edit ID`.
   public var editingID: Int?
+  /// When the change was made (`undo` weighs it against deletions); nil in older drafts.
+  public var date: Date?
 
   public init(
     label: String, recipe: MemeRecipe = .blank, sourcePath: String? = nil,
-    sourceSHA256: String? = nil, editingID: Int? = nil
+    sourceSHA256: String? = nil, editingID: Int? = nil, date: Date? = nil
   ) {
     self.label = label
     self.recipe = recipe
     self.sourcePath = sourcePath
     self.sourceSHA256 = sourceSHA256
     self.editingID = editingID
+    self.date = date
   }
 }
 
@@ -31,7 +34,7 @@ extension DraftStep: Codable {
   /// The step's own keys; the recipe's (`MemeRecipe.CodingKeys`) sit beside them, version 1's
   /// `top` and `bottom` included.
   enum CodingKeys: String, CodingKey {
-    case label, sourcePath, sourceSHA256, editingID
+    case label, sourcePath, sourceSHA256, editingID, date
     /// Boxes 1 and 2's text, written (never read) so that a memesh that reads only version 1
     /// decodes the file far enough to see its version and refuse it, rather than take it for
     /// damage and move it aside.
@@ -45,6 +48,11 @@ extension DraftStep: Codable {
     sourcePath = try container.decodeIfPresent(String.self, forKey: .sourcePath)
     sourceSHA256 = try container.decodeIfPresent(String.self, forKey: .sourceSHA256)
     editingID = try container.decodeIfPresent(Int.self, forKey: .editingID)
+    // Seconds since 2001 (a plist `<date>` would keep whole seconds only); a number that is
+    // not a real moment is dropped: the date is only an order.
+    date = try container.decodeIfPresent(Double.self, forKey: .date).flatMap {
+      $0.isFinite && abs($0) < 1e11 ? Date(timeIntervalSinceReferenceDate: $0) : nil
+    }
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -54,6 +62,7 @@ extension DraftStep: Codable {
     try container.encodeIfPresent(sourcePath, forKey: .sourcePath)
     try container.encodeIfPresent(sourceSHA256, forKey: .sourceSHA256)
     try container.encodeIfPresent(editingID, forKey: .editingID)
+    try container.encodeIfPresent(date?.timeIntervalSinceReferenceDate, forKey: .date)
     try container.encode(recipe.top, forKey: .top)
     try container.encode(recipe.bottom, forKey: .bottom)
   }

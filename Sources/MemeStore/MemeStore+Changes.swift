@@ -152,7 +152,8 @@ extension MemeStore {
       let trashed = trashedPath(id)
       try files.makeDirectory(trashPath)
       index.memes.remove(at: position)
-      index.trash.append(TrashedMeme(meme: meme, deleted: now()))
+      // To the sub-second, unlike other dates: undo orders deletes and editor changes by it.
+      index.trash.append(TrashedMeme(meme: meme, deleted: clock()))
       var purged: [Int] = []
       while index.trash.count > trashLimit { purged.append(index.trash.removeFirst().meme.id) }
       do {

@@ -315,6 +315,16 @@ public final class MemeStore: @unchecked Sendable {
       .map { withProblem($0, checking: .contents) }
   }
 
+  /// The meme `undoDelete` would bring back and when it was deleted; nil when the trash is empty.
+  public func lastDeletion() throws -> (id: Int, deleted: Date)? {
+    try wholeIndex().trash.last.map { ($0.meme.id, $0.deleted) }
+  }
+
+  /// Deleted memes with when each was deleted, oldest deletion first.
+  public func deletions() throws -> [(meme: Meme, deleted: Date)] {
+    try wholeIndex().trash.map { ($0.meme, $0.deleted) }
+  }
+
   /// Deleted memes that `undoDelete` can still bring back, oldest deletion first.
   public func deletedMemes() throws -> [Meme] {
     try wholeIndex().trash.map(\.meme)

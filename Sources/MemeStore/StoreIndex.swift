@@ -20,9 +20,37 @@ struct StoreIndex: Equatable, Sendable {
 }
 
 /// A deleted meme kept for `undoDelete`.
-struct TrashedMeme: Codable, Equatable, Sendable {
+struct TrashedMeme: Equatable, Sendable {
   var meme: Meme
   var deleted: Date
+}
+
+extension TrashedMeme: Codable {
+  /// `deletedSeconds` carries the time to the sub-second (a plist `<date>` keeps whole seconds),
+  /// so `undo` can tell a delete from an editor change made in the same second; a memesh that
+  /// does not know the key reads `deleted`.
+  enum CodingKeys: String, CodingKey { case meme, deleted, deletedSeconds }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    meme = try container.decode(Meme.self, forKey: .meme)
+    let date = try container.decode(Date.self, forKey: .deleted)
+    // The precise time only when it agrees with the date (a damaged number is ignored).
+    if let seconds = try? container.decodeIfPresent(Double.self, forKey: .deletedSeconds),
+      seconds.isFinite, abs(seconds - date.timeIntervalSinceReferenceDate) < 1
+    {
+      deleted = Date(timeIntervalSinceReferenceDate: seconds)
+    } else {
+      deleted = date
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(meme, forKey: .meme)
+    try container.encode(deleted, forKey: .deleted)
+    try container.encode(deleted.timeIntervalSinceReferenceDate, forKey: .deletedSeconds)
+  }
 }
 
 /// The index is newer than this memesh can read.

@@ -175,11 +175,11 @@ import Testing
     #expect(first.run(line: "share file '\(outputs.path)/reference.png'"))
     for line in Self.session { #expect(first.run(line: line)) }
 
-    // Two sessions restore the draft; the second discards it, which removes the draft's
+    // Two sessions restore the draft; the second shares it, which removes the draft and its
     // pictures from disk.
     let (kept, keptCapture) = makeShell(home: home)
     let (other, _) = makeShell(home: home)
-    #expect(other.run(line: "cancel"))
+    #expect(other.run(line: "share"))
     let folder = home.appendingPathComponent("draft/images").path
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)
     // The first session still has its pictures: the next change saves them again, and a share
