@@ -67,11 +67,12 @@ public struct TemplateStyle: Sendable, Equatable, Codable {
 }
 
 /// What a template may be called: it names a folder, so a word of lowercase letters, digits,
-/// `-` and `_`, starting with a letter or digit, at most 64 bytes, and not `trash` (the folder
-/// removed templates wait in).
+/// `-` and `_`, starting with a letter or digit, at most 64 bytes, and not one of `reserved`.
 public enum TemplateName {
   public static let maximumBytes = 64
-  public static let reserved: Set<String> = ["trash"]
+  /// `trash` names the folder removed templates wait in; `save`, `import` and `rm` are words of
+  /// the `template` command.
+  public static let reserved: Set<String> = ["trash", "save", "import", "rm"]
 
   /// Why `name` cannot name a template, or nil when it can.
   public static func problem(_ name: String) -> String? {
@@ -79,13 +80,11 @@ public enum TemplateName {
     guard name.utf8.count <= maximumBytes else {
       return "'\(name.prefix(maximumBytes))…' is longer than \(maximumBytes) characters"
     }
-    guard let first = name.unicodeScalars.first, isWordCharacter(first), first != "-",
-      first != "_"
-    else {
-      return "'\(name)' must start with a letter or digit"
-    }
     guard name.unicodeScalars.allSatisfy(isWordCharacter) else {
-      return "'\(name)' may hold only letters a–z, digits, '-' and '_'"
+      return "'\(name)' may hold only lowercase letters a–z, digits, '-' and '_'"
+    }
+    guard let first = name.unicodeScalars.first, first != "-", first != "_" else {
+      return "'\(name)' must start with a letter or digit"
     }
     guard !reserved.contains(name) else { return "'\(name)' is a name memesh keeps for itself" }
     return nil
