@@ -61,9 +61,15 @@ public final class TemplateStore: @unchecked Sendable {
   /// is). A template whose picture is missing is listed with its `problem`.
   public func list() -> (templates: [Template], problems: [String]) {
     guard FileKind(path: root) != .missing else { return ([], []) }
+    let names: [String]
+    do {
+      names = try files.directory(root).entries()
+    } catch {
+      return ([], [StoreError.damagedTemplate(path: root, reason: error.reason).message])
+    }
     var templates: [Template] = []
     var problems: [String] = []
-    for entry in files.entries(root).sorted() {
+    for entry in names.sorted() {
       if entry == "trash" || entry == ".lock" || entry.hasPrefix(DurableFiles.temporaryPrefix) {
         continue
       }
