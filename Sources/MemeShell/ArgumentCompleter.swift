@@ -1,4 +1,5 @@
 import Foundation
+import MemeSystem
 import MemeMedia
 
 /// Completes one command's arguments: given the finished words after the command name and the
@@ -43,7 +44,9 @@ public struct ArgumentCompleter: Sendable {
       return PathCompletion.candidates(for: partial, extensions: PathCompletion.fontExtensions)
     }
     let lowered = partial.lowercased()
-    let names = shell.catalog.fonts().map(\.name) + FontCatalog.installedFonts().map(\.name)
+    let names =
+      shell.catalog.fonts().filter { $0.problem == nil }.map(\.name)
+      + FontCatalog.installedFonts().map(\.name)
     return names.filter { $0.lowercased().hasPrefix(lowered) }
       .map { CompletionCandidate(insertion: $0) }
   }
@@ -135,10 +138,10 @@ enum PathCompletion {
       folder = OutputFile.homeDirectory() + folder.dropFirst()
     }
     let entries = matchingEntries(
-      of: folder, prefix: Array(namePrefix.utf8), hidden: namePrefix.hasPrefix("."),
+      of: folder, prefix: FileSystemName.bytes(namePrefix), hidden: namePrefix.hasPrefix("."),
       extensions: extensions)
     return entries.map { entry in
-      let name = String(decoding: entry.bytes, as: UTF8.self)
+      let name = FileSystemName.string(entry.bytes)
       return entry.isFolder
         ? CompletionCandidate(
           insertion: folderPart + name + "/", display: Display.escaped(name) + "/",
@@ -153,9 +156,10 @@ enum PathCompletion {
   private static func matchingEntries(
     of folder: String, prefix: [UInt8], hidden: Bool, extensions: Set<String>?
   ) -> [(bytes: [UInt8], isFolder: Bool)] {
-    guard let directory = opendir(folder) else { return [] }
+    guard let directory = opendir(FileSystemName.cString(folder)) else { return [] }
     defer { closedir(directory) }
-    let folderBytes = Array(folder.utf8) + (folder.hasSuffix("/") ? [] : [UInt8(ascii: "/")])
+    let folderBytes =
+      FileSystemName.bytes(folder) + (folder.hasSuffix("/") ? [] : [UInt8(ascii: "/")])
     var entries: [(bytes: [UInt8], isFolder: Bool)] = []
     while let entry = readdir(directory) {
       let type = entry.pointee.d_type
