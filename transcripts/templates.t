@@ -100,9 +100,9 @@ error: template save: a template named 'drake' exists already ('template rm drak
 > template save ../up
 error: template save: '../up' may hold only lowercase letters a–z, digits, '-' and '_'
 > template save my-buttons
-saved template 'my-buttons': 2 boxes on a 480×360 PNG; 'template my-buttons' starts a meme from it
+saved template 'my-buttons': 3 boxes on a 480×360 PNG; 'template my-buttons' starts a meme from it
 > template my-buttons
-new meme from template 'my-buttons' (my-buttons): 2 boxes holding its example texts
+new meme from template 'my-buttons' (my-buttons): 3 boxes holding its example texts
 > info
 image: my-buttons.png
 width: 480
@@ -114,16 +114,52 @@ font: Anton
 crop: off
 unsaved changes: yes
 editing:
+# Removing goes to a trash; undo right after brings the templates back, newest first.
 > template rm drake
 removed template 'drake' ('undo' brings it back)
 > template rm drake
 error: template rm: no template named 'drake'; 'templates' lists them
+> template rm three-labels
+removed template 'three-labels' ('undo' brings it back)
+> templates
+NAME         TITLE        BOXES  SIZE     STYLES
+four-boxes   Four Boxes   4      400×600
+my-buttons   my-buttons   3      480×360
+two-buttons  Two Buttons  3      480×360  blue, green
+> undo
+restored template 'three-labels'
+> undo
+restored template 'drake'
 > templates
 NAME          TITLE         BOXES  SIZE     STYLES
+drake         Drake-like    2      480×480
 four-boxes    Four Boxes    4      400×600
-my-buttons    my-buttons    2      480×360
+my-buttons    my-buttons    3      480×360
 three-labels  Three Labels  3      600×400
 two-buttons   Two Buttons   3      480×360  blue, green
+# After another change, undo undoes that change; the template stays in the trash.
+> template rm four-boxes
+removed template 'four-boxes' ('undo' brings it back)
+> top changed
+> undo
+undid top "changed"
+> top
+top: tabs
+> undo
+undid template my-buttons
+> templates
+NAME          TITLE         BOXES  SIZE     STYLES
+drake         Drake-like    2      480×480
+my-buttons    my-buttons    3      480×360
+three-labels  Three Labels  3      600×400
+two-buttons   Two Buttons   3      480×360  blue, green
+# undo is refused when a template of that name was made since.
+> template rm my-buttons
+removed template 'my-buttons' ('undo' brings it back)
+> template save my-buttons
+saved template 'my-buttons': 3 boxes on a 480×360 PNG; 'template my-buttons' starts a meme from it
+> undo
+error: undo: cannot bring back template 'my-buttons': one of that name was made since ('template rm my-buttons' first)
 > template
 error: template: needs a template's NAME, or save, import or rm (usage: template NAME [STYLE] | save NAME | import DIR [NAME] | rm NAME)
 > template rm

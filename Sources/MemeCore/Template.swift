@@ -1,7 +1,7 @@
 import Foundation
 
-/// A meme template: a picture and its text boxes, kept to start new memes from (`template
-/// NAME`). The boxes' texts are examples, shown until the user types their own.
+/// A meme template: a picture and a recipe (its crop, font and text boxes), kept to start new
+/// memes from (`template NAME`). The boxes' texts are examples, there for the user to replace.
 ///
 /// Saved from the editor (`template save NAME`) or imported from a memegen template folder
 /// (`template import DIR`). File names are relative to the template's own folder.
@@ -10,10 +10,8 @@ public struct Template: Sendable, Equatable {
   public var name: String
   /// The title shown in listings (memegen's `name`, or the name).
   public var title: String
-  public var boxes: [TextBox]
-  /// The meme's font (a name from the font catalog); nil for memesh's default.
-  public var font: String?
-  public var crop: Crop
+  /// The crop, font and boxes a meme started from it gets.
+  public var recipe: MemeRecipe
   /// The picture's file in the template's folder, its format and its displayed size.
   public var pictureFile: String
   public var format: ImageFormat
@@ -31,16 +29,13 @@ public struct Template: Sendable, Equatable {
   public var problem: String?
 
   public init(
-    name: String, title: String, boxes: [TextBox], font: String? = nil, crop: Crop = .off,
-    pictureFile: String, format: ImageFormat, width: Int, height: Int,
-    styles: [TemplateStyle] = [], thumbnailFile: String? = nil, origin: String,
-    created: Date, problem: String? = nil
+    name: String, title: String, recipe: MemeRecipe, pictureFile: String, format: ImageFormat,
+    width: Int, height: Int, styles: [TemplateStyle] = [], thumbnailFile: String? = nil,
+    origin: String, created: Date, problem: String? = nil
   ) {
     self.name = name
     self.title = title
-    self.boxes = boxes
-    self.font = font
-    self.crop = crop
+    self.recipe = recipe
     self.pictureFile = pictureFile
     self.format = format
     self.width = width

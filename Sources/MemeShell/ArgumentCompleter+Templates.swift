@@ -8,7 +8,7 @@ extension ArgumentCompleter {
     let store = shell.templateStore
     return store.names().filter { $0.hasPrefix(partial) }.map { name in
       let summary = (try? store.template(named: name)).map {
-        "  \(Display.cell($0.title, limit: 30)), \(Shell.boxCount($0.boxes.count))"
+        "  \(Display.cell($0.title, limit: 30)), \(Shell.boxCount($0.recipe.boxes.count))"
       }
       return CompletionCandidate(insertion: name, display: name + (summary ?? ""))
     }

@@ -80,18 +80,17 @@ extension Shell {
     }
     let size = picture.image.size
     let (boxes, notes) = try folder.config.textBoxes(pictureSize: size, path: folder.configPath)
-    guard boxes.count <= TemplateStore.maximumBoxes else {
-      throw StoreError.badTemplate(
-        path: folder.configPath, problem: "more than \(TemplateStore.maximumBoxes) boxes")
-    }
     try checkInterrupt("template import", "nothing was imported")
     let template = Template(
-      name: name, title: folder.config.name ?? name, boxes: boxes, pictureFile: "",
-      format: picture.format, width: size.width, height: size.height, styles: styles,
+      name: name, title: folder.config.name ?? name, recipe: MemeRecipe(boxes: boxes),
+      pictureFile: "", format: picture.format, width: size.width, height: size.height,
+      styles: styles,
       origin: expanded, created: Date())
+    let source = MemeRenderer.sourcePicture(
+      path: folder.picture.path, bytes: folder.picture.data, decoded: picture)
     try store.add(
       template, picture: folder.picture.data, styles: styleData,
-      thumbnail: try? templateThumbnail(picture.image))
+      thumbnail: templateThumbnail(template.recipe, picture: source))
     for note in notes { console.note("template '\(name)': \(note)") }
     let styleList = styles.isEmpty ? "" : "; styles: " + styles.map(\.name).joined(separator: ", ")
     console.line(
@@ -117,25 +116,17 @@ extension Shell {
     return String(message[range.upperBound...])
   }
 
-  /// The PNG thumbnail `templates` shows in a graphics terminal.
-  func templateThumbnail(_ image: RGBAImage) throws -> Data {
+  /// The PNG thumbnail `templates` shows in a graphics terminal: the picture with the boxes'
+  /// example texts drawn (as memegen shows its examples), from the preview proxy; the bare
+  /// picture when the texts cannot be drawn; nil when not even that can be encoded.
+  func templateThumbnail(_ recipe: MemeRecipe, picture: SourcePicture) -> Data? {
+    let state = EditorState(picture: picture, recipe: recipe)
+    guard
+      let image = (try? MemeRendering.preview(state, picture: picture, catalog: catalog).image)
+        ?? (try? picture.proxy)
+    else { return nil }
     let small = MemeRenderer.reduced(image, toFit: MemeRenderer.thumbnailDimension)
-    return try ImageCodec.encode(small, as: .png)
-  }
-
-  /// The editor's text boxes, as a template keeps them.
-  var editorBoxes: [TextBox] {
-    [TextBox(text: state.top, placement: .top), TextBox(text: state.bottom, placement: .bottom)]
-  }
-
-  /// Opens a new draft on `picture` with `template`'s crop, font and boxes (one undo step).
-  func applyTemplate(_ template: Template, picture: SourcePicture) {
-    let texts = template.boxes.map(\.text)
-    apply(
-      .edit(
-        id: nil, picture: picture, top: texts.first ?? "", bottom: texts.dropFirst().first ?? "",
-        font: template.font ?? EditorState.defaultFont, crop: template.crop),
-      label: "template \(template.name)")
+    return try? ImageCodec.encode(small, as: .png)
   }
 
   static func boxCount(_ count: Int) -> String {
@@ -156,14 +147,13 @@ extension Shell {
       throw ShellError.templateExists(command: "template save", name: name)
     }
     let size = try picture.size
-    let boxes = editorBoxes
+    let boxes = state.recipe.boxes
     let template = Template(
-      name: name, title: name, boxes: boxes, font: state.font, crop: state.crop,
-      pictureFile: "", format: picture.format, width: size.width, height: size.height,
-      origin: picture.path, created: Date())
+      name: name, title: name, recipe: state.recipe, pictureFile: "", format: picture.format,
+      width: size.width, height: size.height, origin: picture.path, created: Date())
     try store.add(
       template, picture: try picture.originalBytes,
-      thumbnail: try? templateThumbnail(try picture.proxy))
+      thumbnail: templateThumbnail(state.recipe, picture: picture))
     console.line(
       "saved template '\(name)': \(Self.boxCount(boxes.count)) on a \(size.width)×\(size.height) "
         + "\(picture.format.name); 'template \(name)' starts a meme from it")
@@ -192,10 +182,10 @@ extension Shell {
     let decoded = try ImageCodec.decode(data, name: displayName)
     let picture = MemeRenderer.sourcePicture(path: displayName, bytes: data, decoded: decoded)
     try checkInterrupt("template", "the editor is unchanged")
-    applyTemplate(template, picture: picture)
+    apply(.edit(id: nil, picture: picture, recipe: template.recipe), label: "template \(name)")
     console.line(
       "new meme from template '\(name)' (\(Display.cell(template.title, limit: 40))): "
-        + "\(Self.boxCount(template.boxes.count)) holding its example texts")
+        + "\(Self.boxCount(template.recipe.boxes.count)) holding its example texts")
   }
 
   // MARK: - Remove
@@ -204,7 +194,25 @@ extension Shell {
   func removeTemplate(named name: String) throws {
     _ = try existingTemplate(name, command: "template rm")
     try templateStore.remove(named: name)
+    templateRemovalsToUndo += 1
     console.line("removed template '\(name)' ('undo' brings it back)")
+  }
+
+  /// `undo` right after `template rm` (no other change since): brings the template back; false
+  /// when there is none to bring back, and `undo` undoes what it always does.
+  func undoTemplateRemoval() throws -> Bool {
+    guard templateRemovalsToUndo > 0 else { return false }
+    let restored: Template?
+    do {
+      restored = try templateStore.undoRemove()
+    } catch StoreError.templateExists(let name) {
+      throw ShellError.templateExists(command: "undo", name: name)
+    }
+    templateRemovalsToUndo -= 1
+    guard let template = restored else { return false }
+    console.line("restored template '\(template.name)'")
+    if let problem = template.problem { console.warning("template '\(template.name)': \(problem)") }
+    return true
   }
 
   // MARK: - List
@@ -248,7 +256,7 @@ extension Shell {
     if choice == "grid" { console.note("\(noPicturesReason); showing the table") }
     let rows = templates.map { template in
       [
-        template.name, Display.cell(template.title, limit: 30), String(template.boxes.count),
+        template.name, Display.cell(template.title, limit: 30), String(template.recipe.boxes.count),
         "\(template.width)×\(template.height)",
         template.styles.map(\.name).joined(separator: ", ")
           + (template.problem.map { "  (damaged: \($0))" } ?? ""),

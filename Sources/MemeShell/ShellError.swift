@@ -172,6 +172,10 @@ enum ShellError: UserFacingError, Equatable {
           : " (there are none yet: 'template save NAME' or 'template import DIR' makes one)")
       return "\(command): no template named '\(Display.cell(name, limit: 40))'\(hint)"
     case .templateExists(let command, let name):
+      if command == "undo" {
+        return "undo: cannot bring back template '\(name)': one of that name was made since "
+          + "('template rm \(name)' first)"
+      }
       return "\(command): a template named '\(name)' exists already ('template rm \(name)' "
         + "removes it, or choose another name)"
     case .badTemplateName(let command, let problem):

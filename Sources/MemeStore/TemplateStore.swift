@@ -15,8 +15,6 @@ import MemeSystem
 /// complete or not at all. Every path is reached from the folder opened once, without following
 /// a symlink; a folder that cannot be read is reported and left where it is, never removed.
 public final class TemplateStore: @unchecked Sendable {
-  /// The most text boxes a template keeps.
-  public static let maximumBoxes = 64
   /// How many removed templates `undoRemove` can bring back.
   public static let defaultTrashLimit = 20
 
@@ -153,7 +151,8 @@ public final class TemplateStore: @unchecked Sendable {
     if let problem = TemplateName.problem(template.name) {
       throw .badTemplateName(problem: problem)
     }
-    guard styles.count == template.styles.count, template.boxes.count <= Self.maximumBoxes,
+    guard styles.count == template.styles.count,
+      template.recipe.boxes.count <= MemeRecipe.maximumBoxes,
       template.styles.allSatisfy({ TemplateName.isValidStyle($0.name) })
     else {
       throw .fileSystem(action: "write", path: path(template.name), reason: "unusable template")
