@@ -18,6 +18,8 @@ Editor:
   share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless] [--force]
                                     save the meme to the sent memes, then hand it on
   cancel                            discard the draft and show the sent memes
+  template NAME [STYLE] | save NAME | import DIR [NAME] | rm NAME
+                                    start a meme from a template, or save, import or remove one
   info                              print the editor state as key: value lines
 
 Sent memes:
@@ -27,6 +29,7 @@ Sent memes:
   edit ID                           open a sent meme in the editor; share then updates it
   delete ID (rm)                    delete a sent meme ('undo' brings it back)
   export ID PATH [--force]          write a sent meme's picture to a file
+  templates [table|grid]            list the templates (thumbnails in a graphics terminal)
 
 Detail:
   back                              go back to the sent memes

@@ -221,6 +221,8 @@ extension Shell {
   /// last change (`new` and `cancel` included) or the last delete, by when each was made. A
   /// draft saved before changes carried their time leaves the choice to the view, as before.
   func undo() throws {
+    // Right after 'template rm', undo brings the template back.
+    if try undoTemplateRemoval() { return }
     let deletion = try store.lastDeletion()
     let step = editor.history.canUndo ? editor.history.present : nil
     let undoesDelete: Bool
