@@ -107,7 +107,7 @@ import Testing
       #expect(screen.allSatisfy { Display.columns($0) <= width }, "\(text)")
       // ... and wrapping only ever replaced a space: the sentences read whole again.
       let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-      #expect(words.contains("undo the last change (in the sent memes: the last delete)"))
+      #expect(words.contains("undo the last thing done: an editor change, new, cancel or a delete"))
       #expect(
         words.contains(
           "--keep-going goes on (status 1 at the end if any failed, 0 after 'quit')."))
