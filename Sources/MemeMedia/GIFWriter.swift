@@ -72,6 +72,11 @@ final class GIFWriter {
     }
     self.canvas = canvas
     self.options = options
+    do {
+      try SharedLibrary.load([.gif])
+    } catch {
+      throw MemeError("cannot encode GIF: \(error.message)")
+    }
     guard
       let state = memesh_gif_state_new(UInt32(canvas.width), UInt32(canvas.height))
     else { throw MemeError("cannot encode GIF: out of memory") }
