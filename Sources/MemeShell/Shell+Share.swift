@@ -47,10 +47,12 @@ extension Shell {
     var destination: String?
     if case .file(let path) = target {
       destination = OutputFile.destination(
-        path, defaultName: "meme.\((requested ?? Animations.shareFormat(of: picture)).fileExtension)")
+        path,
+        defaultName:
+          "meme.\((requested ?? defaultFormat ?? Animations.shareFormat(of: picture)).fileExtension)")
     }
     let format =
-      requested ?? destination.flatMap { OutputFile.format(ofPath: $0) }
+      requested ?? destination.flatMap { OutputFile.format(ofPath: $0) } ?? defaultFormat
       ?? Animations.shareFormat(of: picture)
     let lossless = parsed.switches.contains("--lossless")
     if lossless, format != .webp {
