@@ -127,7 +127,7 @@ extension Shell {
   static let maximumCaptionCharacters = 10_000
 
   /// `text`, cut to `maximumCaptionCharacters` with a warning.
-  private func limitedCaption(_ text: String, _ which: String) -> String {
+  func limitedCaption(_ text: String, _ which: String) -> String {
     guard text.count > Self.maximumCaptionCharacters else { return text }
     console.warning(
       "the \(which) caption has \(text.count) characters; kept the first "
@@ -135,7 +135,7 @@ extension Shell {
     return String(text.prefix(Self.maximumCaptionCharacters))
   }
 
-  private func warnAboutLength(_ text: String) {
+  func warnAboutLength(_ text: String) {
     if text.count > 500 {
       console.warning(
         "a \(text.count)-character caption is drawn small and may be cut with '…'")
@@ -251,7 +251,8 @@ extension Shell {
 
   // MARK: - Info
 
-  /// `info`: the editor state as stable `key: value` lines for scripts.
+  /// `info`: the editor state as stable `key: value` lines for scripts; `box N:` lines follow
+  /// when the boxes are not MemeMe's two captions (`boxInfoLines`).
   func info() throws {
     let picture = state.picture
     let size = try picture?.size
@@ -266,7 +267,7 @@ extension Shell {
       ("crop", state.recipe.crop.description),
       ("unsaved changes", editor.hasUnsavedChanges ? "yes" : "no"),
       ("editing", state.editingID.map(String.init) ?? ""),
-    ]
+    ] + boxInfoLines()
     for (key, value) in lines {
       console.line(value.isEmpty ? "\(key):" : "\(key): \(value)")
     }
