@@ -251,33 +251,25 @@ extension Shell {
       name: "align", usage: "left | center | right",
       choices: { _ in TextAlignment.allCases.map(\.rawValue) }
     ) { _, box, words, command in
-      guard words.count == 1, let alignment = TextAlignment(rawValue: words[0].lowercased())
-      else {
-        throw ShellError.badBoxValue(
-          command: command, word: words.joined(separator: " "), expected: "left, center or right")
+      box.alignment = try TextBoxSetting.oneWord(words, command, "left, center or right") {
+        TextAlignment(rawValue: $0.lowercased())
       }
-      box.alignment = alignment
     },
     TextBoxSetting(
       name: "color", usage: "NAME | #RRGGBB", choices: { _ in TextColor.names.map(\.name) }
     ) { _, box, words, command in
-      guard words.count == 1, let color = TextColor(parsing: words[0]) else {
-        throw ShellError.badBoxValue(
-          command: command, word: words.joined(separator: " "),
-          expected: "a colour name (white, black, red, yellow…) or #RRGGBB")
-      }
-      box.fill = color
+      box.fill = try TextBoxSetting.oneWord(
+        words, command, "a colour name (white, black, red, yellow…) or #RRGGBB",
+        TextColor.init(parsing:))
     },
     TextBoxSetting(
       name: "outline", usage: "NAME | #RRGGBB | none | auto",
       choices: { _ in ["none", "auto"] + TextColor.names.map(\.name) }
     ) { _, box, words, command in
-      guard words.count == 1, let outline = TextOutline(parsing: words[0]) else {
-        throw ShellError.badBoxValue(
-          command: command, word: words.joined(separator: " "),
-          expected: "a colour name or #RRGGBB, none, or auto (black on light text, white on dark)")
-      }
-      box.outline = outline
+      box.outline = try TextBoxSetting.oneWord(
+        words, command,
+        "a colour name or #RRGGBB, none, or auto (black on light text, white on dark)",
+        TextOutline.init(parsing:))
     },
     TextBoxSetting(
       name: "font", usage: "NAME | default",
@@ -294,22 +286,20 @@ extension Shell {
     },
     TextBoxSetting(name: "angle", usage: "DEGREES (-360 to 360, clockwise)", choices: { _ in [] }) {
       _, box, words, command in
-      let word = words.joined(separator: " ")
-      let number = word.hasSuffix("°") ? String(word.dropLast()) : word
-      guard words.count == 1, let angle = Double(number), angle.isFinite, abs(angle) <= 360 else {
-        throw ShellError.badBoxValue(
-          command: command, word: word, expected: "degrees from -360 to 360 (clockwise)")
+      box.angle = try TextBoxSetting.oneWord(words, command, "degrees from -360 to 360 (clockwise)")
+      {
+        guard let angle = Double($0.hasSuffix("°") ? String($0.dropLast()) : $0), angle.isFinite,
+          abs(angle) <= 360
+        else { return nil }
+        return angle
       }
-      box.angle = angle
     },
     TextBoxSetting(
       name: "case", usage: "upper | as-typed", choices: { _ in TextCase.allCases.map(\.rawValue) }
     ) { _, box, words, command in
-      guard words.count == 1, let textCase = TextCase(rawValue: words[0].lowercased()) else {
-        throw ShellError.badBoxValue(
-          command: command, word: words.joined(separator: " "), expected: "upper or as-typed")
+      box.textCase = try TextBoxSetting.oneWord(words, command, "upper or as-typed") {
+        TextCase(rawValue: $0.lowercased())
       }
-      box.textCase = textCase
     },
   ]
 }
@@ -332,6 +322,18 @@ struct TextBoxSetting: Sendable {
     self.usage = usage
     self.choices = choices
     self.change = change
+  }
+
+  /// The one word of `words` as `parse` reads it, or the error saying that the words are not
+  /// `expected`.
+  static func oneWord<Value>(
+    _ words: [String], _ command: String, _ expected: String, _ parse: (String) -> Value?
+  ) throws -> Value {
+    guard words.count == 1, let value = parse(words[0]) else {
+      throw ShellError.badBoxValue(
+        command: command, word: words.joined(separator: " "), expected: expected)
+    }
+    return value
   }
 }
 
