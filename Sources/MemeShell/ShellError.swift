@@ -75,6 +75,19 @@ enum ShellError: UserFacingError, Equatable {
   /// An outside program that ended with a failure status; `firstLine` of what it printed.
   case toolFailed(command: String, tool: String, status: Int32, firstLine: String?)
 
+  // MARK: - Templates
+
+  /// A name no template has; `suggestion` a near one.
+  case noTemplate(command: String, name: String, suggestion: String?, hasTemplates: Bool)
+  /// `template import DIR` for a folder whose name makes no template name.
+  case templateNeedsName(folder: String)
+  /// A template name already taken, for `template save` and `template import`.
+  case templateExists(command: String, name: String)
+  /// A name that cannot name a template (`TemplateName.problem` says why).
+  case badTemplateName(command: String, problem: String)
+  /// `template NAME STYLE` for a style the template does not have.
+  case noTemplateStyle(name: String, style: String, styles: [String])
+
   // MARK: - Share
 
   /// The store cannot take the meme (read-only): nothing was written anywhere.
@@ -171,6 +184,27 @@ enum ShellError: UserFacingError, Equatable {
       return "\(command): cannot start '\(tool)': \(reason)"
     case .toolFailed(let command, let tool, let status, let firstLine):
       return "\(command): '\(tool)' failed (status \(status))" + (firstLine.map { ": \($0)" } ?? "")
+    case .noTemplate(let command, let name, let suggestion, let hasTemplates):
+      let hint =
+        suggestion.map { "; did you mean '\($0)'?" }
+        ?? (hasTemplates
+          ? "; 'templates' lists them"
+          : " (there are none yet: 'template save NAME' or 'template import DIR' makes one)")
+      return "\(command): no template named '\(Display.cell(name, limit: 40))'\(hint)"
+    case .templateExists(let command, let name):
+      if command == "undo" {
+        return "undo: cannot bring back template '\(name)': one of that name was made since "
+          + "('template rm \(name)' first)"
+      }
+      return "\(command): a template named '\(name)' exists already ('template rm \(name)' "
+        + "removes it, or choose another name)"
+    case .badTemplateName(let command, let problem):
+      return "\(command): \(problem)"
+    case .noTemplateStyle(let name, let style, let styles):
+      return "template: '\(name)' has no style '\(Display.cell(style, limit: 40))'"
+        + (styles.isEmpty ? " (it has none)" : " (its styles: \(styles.joined(separator: ", ")))")
+    case .templateNeedsName(let folder):
+      return "template import: '\(folder)' gives no name; name it: template import DIR NAME"
     case .shareNotSaved(let reason):
       return "share: \(reason); nothing was written ('preview --out FILE' writes the meme "
         + "without saving it)"
