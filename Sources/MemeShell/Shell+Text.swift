@@ -96,10 +96,14 @@ extension Shell {
     let font =
       box.font.map { "font \(Display.cell($0, limit: 40))" }
       ?? "font \(Display.cell(state.recipe.font, limit: 40)) (the meme's)"
-    return [
-      box.alignment.rawValue, box.textCase.rawValue, box.fill.description, outline, font,
-      "angle \(Self.degrees(box.angle))°",
-    ].joined(separator: ", ")
+    let during =
+      box.start == 0 && box.stop == 1
+      ? [] : ["during \(Self.fraction(box.start))-\(Self.fraction(box.stop))"]
+    return
+      ([
+        box.alignment.rawValue, box.textCase.rawValue, box.fill.description, outline, font,
+        "angle \(Self.degrees(box.angle))°",
+      ] + during).joined(separator: ", ")
   }
 
   /// The `info` lines of the boxes (`box 1: PLACE; STYLE; TEXT`, no `; TEXT` for an empty box),
@@ -120,6 +124,11 @@ extension Shell {
   var displayedSize: PixelSize? {
     guard let size = try? state.picture?.size else { return nil }
     return (try? state.recipe.crop.resolved(in: size))?.size ?? size
+  }
+
+  /// A fraction of an animation as `text N during` takes it (`0.5`, `1`).
+  static func fraction(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
   }
 
   static func degrees(_ angle: Double) -> String {
@@ -295,6 +304,12 @@ extension Shell {
       }
     },
     TextBoxSetting(
+      name: "during", usage: "START-STOP | all (fractions of an animation: 0.5-1)",
+      choices: { _ in ["all"] }
+    ) { _, box, words, command in
+      (box.start, box.stop) = try Animations.timeRange(words, command: command)
+    },
+    TextBoxSetting(
       name: "case", usage: "upper | as-typed", choices: { _ in TextCase.allCases.map(\.rawValue) }
     ) { _, box, words, command in
       box.textCase = try TextBoxSetting.oneWord(words, command, "upper or as-typed") {
@@ -306,8 +321,7 @@ extension Shell {
 
 /// One thing `text N NAME VALUE` changes in a box: its name, what it takes, the values Tab
 /// offers, and how the words after it change the box (throwing a one-line error, the box then
-/// unchanged). A setting for animations (`during START-STOP`, the box's `start`/`stop`) is one
-/// more entry in `Shell.boxSettings`.
+/// unchanged).
 struct TextBoxSetting: Sendable {
   var name: String
   var usage: String

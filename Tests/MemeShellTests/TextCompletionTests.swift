@@ -18,7 +18,7 @@ extension CompletionTests {
     #expect(shell.complete("text rm ").candidates.map(\.insertion) == ["1", "2", "3"])
     #expect(
       shell.complete("text 2 ").candidates.map(\.insertion)
-        == ["at", "align", "color", "outline", "font", "angle", "case"])
+        == ["at", "align", "color", "outline", "font", "angle", "during", "case"])
     #expect(shell.complete("text 2 a").candidates.map(\.insertion) == ["at", "align", "angle"])
     #expect(
       shell.complete("text 2 align ").candidates.map(\.insertion) == ["left", "center", "right"])
