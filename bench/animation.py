@@ -119,7 +119,7 @@ def main():
     def memesh_shell(source, output, scratch):
         home = tempfile.mkdtemp(dir=scratch)
         return [[args.memesh, "--home", home, "-c",
-                 f"load {source}; caption {TOP} | {BOTTOM}; share file {output}"]]
+                 f"load {source}; caption {TOP} | {BOTTOM}; share file {output} --force"]]
 
     def memesh_bench(source, output, scratch):
         return [[args.animation_bench, source, output, "--top", TOP, "--bottom", BOTTOM]]

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Makes the animated benchmark inputs from the bench's photo (the Debian wallpaper
 bench/make_inputs.py also uses): a slow pan and zoom across it, like a reaction clip.
 
