@@ -9,6 +9,7 @@ Editor:
   top TEXT                          set the top caption
   bottom TEXT                       set the bottom caption
   caption TOP | BOTTOM              set both captions at once
+  text [add TEXT | N TEXT | rm N]   list, add, change and remove the text boxes
   font [NAME]                       choose the caption font
   fonts [--installed]               list the fonts with a sample line
   crop X Y W H | crop W:H | crop off

@@ -71,6 +71,8 @@ font: Anton
 crop: off
 unsaved changes: yes
 editing:
+box 1: 50% 0% 50% 50%; center, as-typed, black, no outline, font Anton (the meme's), angle 0°; writing captions by hand
+box 2: 50% 50% 50% 50%; center, as-typed, black, no outline, font Anton (the meme's), angle 0°; templates in the terminal
 > undo
 undid template drake
 > template two-buttons blue
@@ -86,6 +88,9 @@ font: Anton
 crop: off
 unsaved changes: yes
 editing:
+box 1: 16.3% 24.1% 30% 20%; center, as-typed, #202020, outline black, font Anton (the meme's), angle -12.5°; tabs
+box 2: 55% 20% 30% 20%; center, upper, white, outline black (auto), font Anton (the meme's), angle 0°; spaces
+box 3: bottom (4% 68.9% 92.1% 28.1%); center, upper, white, outline black (auto), font Anton (the meme's), angle 0°
 > template two-buttons red
 error: template: 'two-buttons' has no style 'red' (its styles: blue, green)
 > template drake blue
@@ -114,6 +119,9 @@ font: Anton
 crop: off
 unsaved changes: yes
 editing:
+box 1: 16.3% 24.1% 30% 20%; center, as-typed, #202020, outline black, font Anton (the meme's), angle -12.5°; tabs
+box 2: 55% 20% 30% 20%; center, upper, white, outline black (auto), font Anton (the meme's), angle 0°; spaces
+box 3: bottom (4% 68.9% 92.1% 28.1%); center, upper, white, outline black (auto), font Anton (the meme's), angle 0°
 # Removing goes to a trash; undo right after brings the templates back, newest first.
 > template rm drake
 removed template 'drake' ('undo' brings it back)

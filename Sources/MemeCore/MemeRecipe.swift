@@ -68,6 +68,17 @@ public struct MemeRecipe: Sendable, Equatable, Hashable {
     boxes[index].text = text
   }
 
+  /// Whether the boxes are MemeMe's two captions as memesh has always drawn them: two boxes,
+  /// placed `.top` and `.bottom`, in the default style (whatever their text).
+  public var hasCaptionLayout: Bool {
+    boxes.count == 2
+      && zip(boxes, Self.captionBoxes).allSatisfy { box, caption in
+        var plain = box
+        plain.text = ""
+        return plain == caption
+      }
+  }
+
   /// The text of the first box placed `placement` (empty when none is), for drawing MemeMe's
   /// bands.
   public func text(placed placement: TextPlacement) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import MemeCore
 import MemeSystem
 import MemeMedia
 
@@ -66,6 +67,39 @@ public struct ArgumentCompleter: Sendable {
         case (false, false): top + " | " + bottom
         }
       return CompletionCandidate(insertion: String(meme.id), display: "\(meme.id)  \(captions)")
+    }
+  }
+
+  /// `text`'s words: `add`, `rm` and the box numbers (listed with their text), then after a box
+  /// number the settings, and after a setting its values.
+  static let textBoxes = ArgumentCompleter { shell, previous, partial in
+    func matching(_ words: [String]) -> [CompletionCandidate] {
+      words.filter { $0.lowercased().hasPrefix(partial.lowercased()) }
+        .map { CompletionCandidate(insertion: $0) }
+    }
+    let boxes = shell.state.recipe.boxes
+    let numbers = boxes.indices.filter { String($0 + 1).hasPrefix(partial) }.map {
+      index -> CompletionCandidate in
+      let text = boxes[index].text.isEmpty ? "(empty)" : Display.cell(boxes[index].text, limit: 40)
+      return CompletionCandidate(insertion: String(index + 1), display: "\(index + 1)  \(text)")
+    }
+    switch previous.count {
+    case 0:
+      return matching(["add", "rm"]) + numbers
+    case 1 where previous[0] == "rm":
+      return numbers
+    case 1 where Int(previous[0]) != nil:
+      return matching(Shell.boxSettings.map(\.name))
+    case 2 where Int(previous[0]) != nil:
+      guard let setting = Shell.boxSettings.first(where: { $0.name == previous[1] }) else {
+        return []
+      }
+      return matching(setting.choices(shell))
+    default:
+      // `text add TEXT at PLACE`.
+      guard previous.first == "add", previous.count >= 2 else { return [] }
+      if previous.last == "at" { return matching(TextPlacement.named.map(\.description)) }
+      return partial.isEmpty ? [] : matching(["at"])
     }
   }
 

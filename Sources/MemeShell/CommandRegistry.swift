@@ -69,6 +69,25 @@ public enum CommandRegistry {
       takesText: true
     ) { shell, arguments in try shell.setCaptions(arguments) },
     ShellCommand(
+      "text",
+      usage: "text [add TEXT | N TEXT | rm N]",
+      views: [.editor], abstract: "list, add, change and remove the text boxes",
+      discussion: "Boxes are numbered from 1 in drawing order; a new draft's boxes 1 and 2 are "
+        + "the top and bottom captions. 'text' lists each box: its place (a rectangle in percent "
+        + "of the picture as shown), its text and its style. 'text add TEXT' adds a box in the "
+        + "middle; a final 'at X Y W H' (10% 5% 80% 20%, or pixels) or 'at top', 'at middle', "
+        + "'at bottom', 'at left', 'at right' places it. 'text N TEXT' sets box N's text (the "
+        + "rest of the line as typed, as 'top' reads it; a text starting with a setting's name "
+        + "is quoted: text 2 'at last'). Settings: 'text N at X Y W H|PLACE', 'text N align "
+        + "left|center|right', 'text N color NAME|#RRGGBB', 'text N outline NAME|#RRGGBB|none|"
+        + "auto' (auto: black around light text, white around dark), 'text N font NAME|default' "
+        + "(default: the meme's font), 'text N angle DEG' (clockwise), 'text N case "
+        + "upper|as-typed', 'text N during START-STOP|all' (the part of an animation it shows in, "
+        + "as fractions: 0.5-1). 'text N' shows box N; 'text rm N' removes it. Every change is one "
+        + "undo step.",
+      arguments: .textBoxes, takesText: true
+    ) { shell, arguments in try shell.text(arguments) },
+    ShellCommand(
       "font", usage: "font [NAME]", views: [.editor], abstract: "choose the caption font",
       discussion: "NAME is a font from 'fonts' or a path to a .ttf/.otf file.",
       arguments: .positional([.fonts])

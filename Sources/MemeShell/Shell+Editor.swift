@@ -130,7 +130,7 @@ extension Shell {
   static let maximumCaptionCharacters = 10_000
 
   /// `text`, cut to `maximumCaptionCharacters` with a warning.
-  private func limitedCaption(_ text: String, _ which: String) -> String {
+  func limitedCaption(_ text: String, _ which: String) -> String {
     guard text.count > Self.maximumCaptionCharacters else { return text }
     console.warning(
       "the \(which) caption has \(text.count) characters; kept the first "
@@ -138,7 +138,7 @@ extension Shell {
     return String(text.prefix(Self.maximumCaptionCharacters))
   }
 
-  private func warnAboutLength(_ text: String) {
+  func warnAboutLength(_ text: String) {
     if text.count > 500 {
       console.warning(
         "a \(text.count)-character caption is drawn small and may be cut with '…'")
@@ -285,7 +285,8 @@ extension Shell {
 
   // MARK: - Info
 
-  /// `info`: the editor state as stable `key: value` lines for scripts.
+  /// `info`: the editor state as stable `key: value` lines for scripts; `box N:` lines follow
+  /// when the boxes are not MemeMe's two captions (`boxInfoLines`).
   func info() throws {
     let picture = state.picture
     let size = try picture?.size
@@ -300,7 +301,7 @@ extension Shell {
       ("crop", state.recipe.crop.description),
       ("unsaved changes", editor.hasUnsavedChanges ? "yes" : "no"),
       ("editing", state.editingID.map(String.init) ?? ""),
-    ] + (try Animations.infoLines(picture))
+    ] + (try Animations.infoLines(picture)) + boxInfoLines()
     for (key, value) in lines {
       console.line(value.isEmpty ? "\(key):" : "\(key): \(value)")
     }

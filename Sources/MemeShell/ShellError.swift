@@ -44,6 +44,13 @@ enum ShellError: UserFacingError, Equatable {
   /// A draft's picture whose bytes no longer hash to the name it is saved under.
   case draftPictureChanged(sha256: String)
 
+  /// `text N …` for a box that does not exist (`word` is what was typed; `count` boxes exist).
+  case noSuchBox(word: String, count: Int)
+  /// A value a box cannot take (`text 2 color chartreuse-ish`); `expected` says what it takes.
+  case badBoxValue(command: String, word: String, expected: String)
+  /// `text add` on a meme with as many boxes as a recipe keeps.
+  case tooManyBoxes(limit: Int)
+
   // MARK: - Files and memes
 
   /// A path the command cannot write; `reason` is the system's or memesh's few words.
@@ -138,6 +145,19 @@ enum ShellError: UserFacingError, Equatable {
       return "\(command): interrupted" + (consequence.map { "; \($0)" } ?? "")
     case .draftPictureChanged(let sha256):
       return "the draft's picture \(sha256.prefix(12))… does not match its contents"
+    case .noSuchBox(let word, let count):
+      let boxes =
+        count == 0
+        ? "there are no boxes; 'text add TEXT' adds one"
+        : (count == 1 ? "the only box is 1" : count == 2 ? "boxes are 1 and 2" : "boxes are 1 to \(count)")
+          + "; 'text' lists them"
+      return Int(word) == nil
+        ? "text: '\(Display.cell(word, limit: 40))' is not a box number or 'add' or 'rm' (\(boxes))"
+        : "text: no box \(word) (\(boxes))"
+    case .badBoxValue(let command, let word, let expected):
+      return "\(command): '\(Display.cell(word, limit: 40))' is not \(expected)"
+    case .tooManyBoxes(let limit):
+      return "text add: a meme keeps at most \(limit) boxes ('text rm N' removes one)"
     case .cannotWrite(let command, let path, let reason):
       return "\(command): cannot write '\(path)': \(reason)"
     case .standardStream(let command, let output, let reason):
