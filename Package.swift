@@ -17,6 +17,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     // SHA-256 of pictures (Checksum).
     .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+    // memegen's template config.yml (MemegenConfig); MIT.
+    .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
   ],
   targets: [
     // MARK: - C libraries (one module map each)
@@ -66,8 +68,10 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
-    // The sent-memes store on disk.
-    .target(name: "MemeStore", dependencies: ["MemeCore", "MemeSystem"]),
+    // The sent-memes store, the draft and the templates on disk.
+    .target(
+      name: "MemeStore",
+      dependencies: ["MemeCore", "MemeSystem", .product(name: "Yams", package: "Yams")]),
     // The REPL: registry, tokenizer, completion, views, transcripts.
     .target(
       name: "MemeShell",

@@ -12,7 +12,7 @@ editing meme 1; 'share' updates it in place
 > export 1 images
 wrote images/meme-1.png
 > export 1
-error: export: needs an ID and a PATH (usage: export ID PATH)
+error: export: needs an ID and a PATH (usage: export ID PATH [--force])
 > export 9 x.png
 error: export: no meme with id 9; 'browse' lists the sent memes
 > export 1 /dev/null

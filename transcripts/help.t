@@ -13,8 +13,9 @@ Editor:
   fonts [--installed]               list the fonts with a sample line
   crop X Y W H | crop W:H | crop off
                                     crop the picture (a rectangle, an aspect ratio, or off)
-  preview [--explain] [--out FILE]  show the meme (or describe it where pictures cannot be drawn)
-  share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless]
+  preview [--explain] [--out FILE] [--force]
+                                    show the meme (or describe it where pictures cannot be drawn)
+  share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless] [--force]
                                     save the meme to the sent memes, then hand it on
   cancel                            discard the draft and show the sent memes
   undo                              undo the last change (in the sent memes: the last delete)
@@ -28,7 +29,7 @@ Sent memes:
   show ID                           show one sent meme at its own aspect ratio
   edit ID                           open a sent meme in the editor; share then updates it
   delete ID (rm)                    delete a sent meme ('undo' brings it back)
-  export ID PATH                    write a sent meme's picture to a file
+  export ID PATH [--force]          write a sent meme's picture to a file
 
 Detail:
   back                              go back to the sent memes

@@ -1,5 +1,5 @@
 # preview describes the meme where pictures cannot be drawn; --explain says how each caption was
-# laid out; --out FILE writes the picture without sharing it.
+# laid out; --out FILE writes the picture without sharing it (--force: this transcript runs again in place).
 > preview
 error: preview: no picture yet; 'load PATH' one first
 > load images/cat.png
@@ -21,14 +21,14 @@ box 1 (top): "STRASSE"
   fallback fonts: none
   missing characters: none
 box 2 (bottom): (empty)
-> preview --out preview-out.png
+> preview --out preview-out.png --force
 wrote preview-out.png (160×120)
 > load preview-out.png
 note: 'preview-out.png' was made by memesh (top "straße", bottom "") but its original is not in the store; captioning the captioned picture
 preview-out.png: 160×120 PNG
 > preview --bogus
-error: preview: unknown option '--bogus' (usage: preview [--explain] [--out FILE])
+error: preview: unknown option '--bogus' (usage: preview [--explain] [--out FILE] [--force])
 > preview --out
-error: preview: --out needs a value (usage: preview [--explain] [--out FILE])
+error: preview: --out needs a value (usage: preview [--explain] [--out FILE] [--force])
 > preview --out preview.gif
 error: preview: cannot write 'preview.gif': memesh writes PNG, JPEG or WebP, not GIF (name it .png or .jpg)

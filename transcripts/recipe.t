@@ -3,7 +3,7 @@
 > load images/cat.png
 cat.png: 160×120 PNG
 > caption with | a recipe
-> share file shared.png
+> share file shared.png --force
 saved meme 1
 wrote shared.png
 > load shared.png
@@ -23,7 +23,7 @@ editing: 1
 # A picture of the same original with another recipe (a preview, an older version) is not
 # meme 1: it starts a new draft on the original, and share saves a new meme.
 > bottom only a preview
-> preview --out other.png
+> preview --out other.png --force
 wrote other.png (160×120)
 > cancel
 draft discarded

@@ -16,7 +16,14 @@ extension MemeRenderer {
   public static func loadPicture(
     path: String, displayPath: String? = nil, limits: DecodeLimits = .default
   ) throws -> (picture: SourcePicture, decoded: DecodedImage) {
-    let bytes = try ImageFile.read(path: path)
+    try loadPicture(
+      bytes: ImageFile.read(path: path), name: path, displayPath: displayPath, limits: limits)
+  }
+
+  /// `loadPicture(path:)` for bytes already read; `name` is the file's name in messages.
+  public static func loadPicture(
+    bytes: Data, name path: String, displayPath: String? = nil, limits: DecodeLimits = .default
+  ) throws -> (picture: SourcePicture, decoded: DecodedImage) {
     let results = LoadResults()
     let watch = DecodeWatch()
     let helperDone = DispatchSemaphore(value: 0)

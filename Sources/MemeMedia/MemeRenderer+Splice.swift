@@ -113,12 +113,20 @@ extension MemeRenderer {
   public static func loadForEditing(
     path: String, displayPath: String? = nil, limits: DecodeLimits = .default
   ) throws -> (picture: SourcePicture, decoded: LoadedFacts) {
-    let bytes = try ImageFile.read(path: path)
+    try loadForEditing(
+      bytes: ImageFile.read(path: path), name: path, displayPath: displayPath, limits: limits)
+  }
+
+  /// `loadForEditing(path:)` for bytes already read (`load -`); `name` is used in messages.
+  public static func loadForEditing(
+    bytes: Data, name path: String, displayPath: String? = nil, limits: DecodeLimits = .default
+  ) throws -> (picture: SourcePicture, decoded: LoadedFacts) {
     if let indexed = indexedJPEG(bytes, path: path, displayPath: displayPath ?? path, limits: limits)
     {
       return indexed
     }
-    let (picture, decoded) = try loadPicture(path: path, displayPath: displayPath, limits: limits)
+    let (picture, decoded) = try loadPicture(
+      bytes: bytes, name: path, displayPath: displayPath, limits: limits)
     return (
       picture,
       LoadedFacts(

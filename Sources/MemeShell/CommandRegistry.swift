@@ -37,7 +37,9 @@ public enum CommandRegistry {
       "load", aliases: ["album"], usage: "load PATH", views: [.editor],
       abstract: "load a picture (PNG, JPEG, WebP, GIF, HEIC, AVIF) into the editor",
       discussion: "A picture memesh wrote carries its recipe; when its original is in the store, "
-        + "load reopens that meme for editing instead of captioning the captioned picture.",
+        + "load reopens that meme for editing instead of captioning the captioned picture. "
+        + "'load -' reads the picture from standard input (with -c only: cat x.jpg | memesh -c "
+        + "'load -; top hi; share').",
       arity: .exactly(
         1, missing: "needs a PATH", extra: "takes one PATH (quote names with spaces)"),
       arguments: .positional([.imagePaths])
@@ -82,22 +84,24 @@ public enum CommandRegistry {
       arguments: .positional([.words(["off", "1:1", "4:3", "3:2", "16:9", "9:16"])])
     ) { shell, arguments in try shell.crop(arguments) },
     ShellCommand(
-      "preview", usage: "preview [--explain] [--out FILE]", views: [.editor],
+      "preview", usage: "preview [--explain] [--out FILE] [--force]", views: [.editor],
       abstract: "show the meme (or describe it where pictures cannot be drawn)",
       discussion: "--explain says how each caption was laid out; --out FILE writes the picture "
-        + "at full resolution (PNG, or JPEG for .jpg names) without sharing it.",
-      arguments: .options(switches: ["--explain"], values: ["--out": .anyPath])
+        + "at full resolution (PNG, or JPEG for .jpg names) without sharing it; --out - writes "
+        + "it to standard output. " + CommandRegistry.overwriteRule,
+      arguments: .options(switches: ["--explain", "--force"], values: ["--out": .anyPath])
     ) { shell, arguments in try shell.preview(arguments) },
     ShellCommand(
-      "share", usage: "share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless]",
+      "share", usage: "share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless] [--force]",
       views: [.editor], abstract: "save the meme to the sent memes, then hand it on",
       discussion: "The meme is saved first (as MemeMe does), then written to PATH, copied to "
         + "the clipboard (wl-copy or xclip) or opened (xdg-open). When editing a sent meme, "
         + "share updates it in place. The format defaults to PATH's extension, else the "
         + "picture's own (JPEG for HEIC and AVIF photos, PNG for GIF). --lossless writes a "
-        + "lossless WebP.",
+        + "lossless WebP. 'file -' writes the meme to standard output (with -c, every message "
+        + "then goes to stderr). " + CommandRegistry.overwriteRule,
       arguments: .options(
-        switches: ["--lossless"],
+        switches: ["--lossless", "--force"],
         values: ["--format": .words(["png", "jpeg", "webp"])],
         positional: ArgumentCompleter { shell, previous, partial in
           if previous.isEmpty {
@@ -157,8 +161,9 @@ public enum CommandRegistry {
       arguments: .positional([.memeIDs])
     ) { shell, arguments in try shell.delete(arguments) },
     ShellCommand(
-      "export", usage: "export ID PATH", views: [.sent, .detail],
+      "export", usage: "export ID PATH [--force]", views: [.sent, .detail],
       abstract: "write a sent meme's picture to a file",
+      discussion: "PATH - writes it to standard output. " + CommandRegistry.overwriteRule,
       arity: .exactly(2, missing: "needs an ID and a PATH"),
       arguments: .positional([.memeIDs, .anyPath])
     ) { shell, arguments in try shell.export(arguments) },
@@ -166,6 +171,11 @@ public enum CommandRegistry {
       "back", views: [.detail, .editor], abstract: "go back to the sent memes", arity: .none
     ) { shell, _ in shell.back() },
   ]
+
+  /// What `share file`, `export` and `preview --out` do with a file that is already there.
+  static let overwriteRule =
+    "A file already there is replaced only with --force; at a terminal memesh asks first, in "
+    + "scripts it refuses."
 
   // MARK: - Anywhere
 
@@ -178,7 +188,8 @@ public enum CommandRegistry {
     ShellCommand(
       "source", usage: "source FILE", views: [.anywhere],
       abstract: "run the commands in a file (or a transcript's inputs)",
-      discussion: "Relative paths in the file name files beside it, wherever it is sourced from.",
+      discussion: "Relative paths in the file name files beside it, wherever it is sourced from. "
+        + "'source -' reads the commands from standard input (with -c only).",
       arity: .exactly(1),
       arguments: .positional([.anyPath])
     ) { shell, arguments in try shell.source(path: arguments[0]) },

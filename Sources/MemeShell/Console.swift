@@ -36,6 +36,13 @@ public final class Console {
   let outputIsTerminal: Bool
   /// Standard output lines held for the pager while `paged` runs (nil: written at once).
   var heldLines: [String]?
+  /// Set when standard output carries a picture (`share file -`): every message goes to stderr
+  /// so that nothing but the picture's bytes reaches stdout.
+  var messagesOnStandardError = false
+  /// Whether text was written to standard output (a picture after it would be unreadable).
+  private(set) var wroteText = false
+  /// Whether a picture file was written to standard output.
+  private(set) var wrotePicture = false
 
   /// Writes to stdout and stderr; `error:` is red when `colorAllowed`, stderr is a terminal and
   /// neither NO_COLOR nor TERM=dumb says otherwise.
@@ -117,12 +124,12 @@ public final class Console {
         pending += safe
         pending += "\n"
         if pending.utf8.count >= 1 << 16 {
-          Console.writeAll(1, pending)
+          writeText(pending)
           pending = ""
         }
       }
     }
-    if !pending.isEmpty { Console.writeAll(1, pending) }
+    if !pending.isEmpty { writeText(pending) }
   }
 
   /// Clears the terminal's screen and scrollback and homes the cursor, as clear(1) does; writes
@@ -141,8 +148,16 @@ public final class Console {
 
   /// A terminal picture: escape sequences pass through. Never captured into transcripts.
   func picture(_ text: String) {
-    guard capture == nil, !text.isEmpty else { return }
+    guard capture == nil, !text.isEmpty, !messagesOnStandardError else { return }
     Console.writeAll(1, text + "\n")
+  }
+
+  /// Writes a picture file's bytes to standard output (`share file -`); every message after it
+  /// goes to stderr.
+  func pictureFile(_ data: Data) {
+    messagesOnStandardError = true
+    wrotePicture = true
+    data.withUnsafeBytes { Console.writeAll(1, $0) }
   }
 
   private func emit(_ stream: Stream, _ text: String, splitting: Bool) {
@@ -154,9 +169,21 @@ public final class Console {
         capture.append(stream, safe)
       } else if stream == .output && heldLines != nil {
         heldLines?.append(safe)
+      } else if stream == .output {
+        writeText(safe + "\n")
       } else {
-        Console.writeAll(stream == .output ? 1 : 2, safe + "\n")
+        Console.writeAll(2, safe + "\n")
       }
+    }
+  }
+
+  /// Text meant for standard output: there, or on stderr once stdout carries a picture.
+  private func writeText(_ text: String) {
+    if messagesOnStandardError {
+      Console.writeAll(2, text)
+    } else {
+      wroteText = true
+      Console.writeAll(1, text)
     }
   }
 
@@ -165,13 +192,16 @@ public final class Console {
   /// Writes every byte with write(2). A closed pipe or a full disk ends memesh quietly with
   /// status 1 (Foundation's `FileHandle.write` would trap instead).
   static func writeAll(_ descriptor: Int32, _ text: String) {
-    var bytes = Array(text.utf8)
+    var text = text
+    text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Writes every byte of `bytes` with write(2), as `writeAll(_:_:)` does for text.
+  static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { buffer -> Int in
-        guard let base = buffer.baseAddress else { return 0 }
-        return write(descriptor, base + offset, buffer.count - offset)
-      }
+      let written = write(descriptor, base + offset, bytes.count - offset)
       if written < 0 {
         let code = errno
         if code == EINTR || code == EAGAIN { continue }
@@ -180,7 +210,6 @@ public final class Console {
       }
       offset += written
     }
-    bytes.removeAll()
   }
 
   /// Called when output cannot be written; set by the launcher to restore the terminal first.

@@ -42,6 +42,12 @@ public enum Launcher {
     let stdoutIsTerminal = isatty(1) == 1
     var settings = Shell.Settings()
     settings.interactive = options.commands.isEmpty && stdinIsTerminal
+    // `-` names standard input for `load` and `source` when the commands come from -c, and
+    // standard output for pictures when it is not a terminal.
+    settings.standardInputRefusal =
+      stdinIsTerminal ? "it is a terminal" : options.commands.isEmpty ? "it carries the commands" : nil
+    settings.standardOutputRefusal =
+      stdoutIsTerminal ? "it is a terminal (redirect it: > meme.png)" : nil
     // Piped input means a script: plain text only, even when the output is a terminal.
     let drawsPictures = stdoutIsTerminal && (stdinIsTerminal || !options.commands.isEmpty)
     // Libraries memesh opens on first use: one that is not installed is said now, not found
@@ -70,16 +76,20 @@ public enum Launcher {
     for library in missingLibraries { shell.startWarning(library.message) }
 
     if !options.commands.isEmpty {
+      let lines = options.commands.flatMap {
+        CommandTokenizer.splitCommands($0, isTextCommand: CommandRegistry.isTextCommand)
+      }
+      // A picture bound for standard output: every message goes to stderr from the start.
+      if !stdoutIsTerminal, lines.contains(where: StandardStreams.sendsPicture) {
+        console.messagesOnStandardError = true
+      }
       var failed = false
-      for script in options.commands {
-        for command in CommandTokenizer.splitCommands(
-          script, isTextCommand: CommandRegistry.isTextCommand) {
-          if !shell.run(line: command) {
-            failed = true
-            if !options.keepGoing { return 1 }
-          }
-          if shell.quitRequested { return 0 }
+      for command in lines {
+        if !shell.run(line: command) {
+          failed = true
+          if !options.keepGoing { return 1 }
         }
+        if shell.quitRequested { return 0 }
       }
       return failed ? 1 : 0
     }
@@ -88,6 +98,12 @@ public enum Launcher {
       interactive: settings.interactive, showsPrompt: stdinIsTerminal && stdoutIsTerminal,
       shell: shell, home: home, options: options, environment: environment)
     Console.beforeOutputFailureExit = { reader.close() }
+    if settings.interactive {
+      shell.askYesNo = { question in
+        guard case .line(let answer) = reader.read(prompt: question) else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+      }
+    }
     if settings.interactive { shell.greet() }
     var failed = false
     loop: while !shell.quitRequested {

@@ -16,10 +16,13 @@ extension Shell {
   /// `load PATH`: decodes the picture and puts it in the editor. A file memesh wrote says so and,
   /// when its original is in the store, reopens that meme for editing.
   func load(path: String) throws {
-    let expanded = OutputFile.expanded(path)
     // A JPEG memesh can splice is indexed, not decoded (MemeRenderer+Splice); anything else is
     // decoded with its SHA-256 and preview proxy at once on two cores (MemeRenderer+Loading).
-    let (picture, decoded) = try MemeRenderer.loadForEditing(path: expanded, displayPath: path)
+    let (picture, decoded) =
+      path == StandardStreams.name
+      ? try MemeRenderer.loadForEditing(
+        bytes: readStandardInput(for: "load"), name: StandardStreams.inputName)
+      : try MemeRenderer.loadForEditing(path: OutputFile.expanded(path), displayPath: path)
     try checkInterrupt("load", "the editor is unchanged")
     for warning in decoded.warnings { console.warning(warning) }
     if let recipe = decoded.recipe {
@@ -263,22 +266,36 @@ extension Shell {
 
   /// `preview [--explain] [--out FILE]`.
   func preview(_ arguments: Arguments) throws {
-    let parsed = try arguments.options(switches: ["--explain"], values: ["--out"])
+    let parsed = try arguments.options(switches: ["--explain", "--force"], values: ["--out"])
     guard parsed.positional.isEmpty else {
       throw arguments.usageError("unexpected '\(parsed.positional[0])'")
     }
     let picture = try requirePicture(for: "preview")
     if let out = parsed.values["--out"] {
-      let path = OutputFile.destination(out, defaultName: "preview.png")
+      let toStandardOutput = out == StandardStreams.name
+      let path =
+        toStandardOutput ? out : OutputFile.destination(out, defaultName: "preview.png")
       try OutputFile.refuseUnwritableFormat(path, command: "preview", fix: "name it .png or .jpg")
+      if toStandardOutput {
+        try claimStandardOutput(for: "preview")
+      } else {
+        try checkOverwrite(
+          path, command: "preview", force: parsed.switches.contains("--force"))
+      }
       let format = OutputFile.format(ofPath: path) ?? .png
       let rendered = try MemeRendering.render(
         state, picture: picture, format: format, catalog: catalog)
       try checkInterrupt("preview", "nothing was written")
       view = .editor
       for warning in rendered.report.warnings { console.warning(warning) }
-      try OutputFile.write(rendered.data, to: path)
-      console.line("wrote \(path) (\(rendered.size.width)×\(rendered.size.height))")
+      let size = "\(rendered.size.width)×\(rendered.size.height)"
+      if toStandardOutput {
+        console.pictureFile(rendered.data)
+        console.line("wrote the preview to \(StandardStreams.outputName) (\(size))")
+      } else {
+        try OutputFile.write(rendered.data, to: path)
+        console.line("wrote \(path) (\(size))")
+      }
       if parsed.switches.contains("--explain") { console.block(rendered.report.explanation) }
       return
     }

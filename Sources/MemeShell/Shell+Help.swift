@@ -91,10 +91,14 @@ extension Shell {
       throw ShellError.sourceTooDeep(limit: 8)
     }
     let data: Data
-    do {
-      data = try ImageFile.read(path: OutputFile.expanded(path))
-    } catch {
-      throw ShellError.cannotRead(command: "source", path: error.name, reason: error.reason)
+    if path == StandardStreams.name {
+      data = try readStandardInput(for: "source")
+    } else {
+      do {
+        data = try ImageFile.read(path: OutputFile.expanded(path))
+      } catch {
+        throw ShellError.cannotRead(command: "source", path: error.name, reason: error.reason)
+      }
     }
     let text = String(decoding: data, as: UTF8.self)
     var lines = text.split(

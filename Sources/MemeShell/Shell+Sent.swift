@@ -331,14 +331,22 @@ extension Shell {
     console.line("deleted meme \(meme.id) ('undo' brings it back)")
   }
 
-  /// `export ID PATH`: copies a sent meme's picture to a file.
-  func export(_ arguments: Arguments) throws {
+  /// `export ID PATH [--force]`: copies a sent meme's picture to a file (`-`: standard output).
+  func export(_ allArguments: Arguments) throws {
+    let force = try allArguments.options(switches: ["--force"]).switches.contains("--force")
+    let arguments = allArguments.positional
     let id = try arguments.id()
     let meme = try store.meme(id: id)
     if let problem = store.problem(of: meme, needing: [\.memeFile]) {
       throw ShellError.memeDamaged(command: "export", id: id, problem: problem)
     }
     let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
+    if arguments[1] == StandardStreams.name {
+      try claimStandardOutput(for: "export")
+      console.pictureFile(data)
+      console.line("wrote meme \(id) to \(StandardStreams.outputName)")
+      return
+    }
     let path = OutputFile.destination(
       arguments[1], defaultName: "meme-\(id).\(meme.format.fileExtension)")
     // The stored bytes are copied as they are: a name for another format would mislabel them.
@@ -348,6 +356,7 @@ extension Shell {
     {
       throw ShellError.exportFormatMismatch(id: id, path: path, format: meme.format, named: other)
     }
+    try checkOverwrite(path, command: "export", force: force)
     try OutputFile.write(data, to: path)
     console.line("wrote \(path)")
   }

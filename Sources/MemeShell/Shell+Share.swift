@@ -9,16 +9,18 @@ extension Shell {
   enum ShareTarget: Equatable {
     case storeOnly
     case file(String)
+    /// `file -`: the picture's bytes on stdout, every message on stderr.
+    case standardOutput
     case clipboard
     case open
   }
 
-  /// `share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless]`: saves the
-  /// meme to the store
-  /// (updating it in place when editing a sent meme), then hands it to the target. A missing tool
-  /// is an error after the save. The sent memes show afterwards.
+  /// `share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless] [--force]`:
+  /// saves the meme to the store (updating it in place when editing a sent meme), then hands it
+  /// to the target. A missing tool is an error after the save. The sent memes show afterwards.
   func share(_ arguments: Arguments) throws {
-    let parsed = try arguments.options(switches: ["--lossless"], values: ["--format"])
+    let parsed = try arguments.options(
+      switches: ["--lossless", "--force"], values: ["--format"])
     var requested: ImageFormat?
     if let name = parsed.values["--format"] {
       guard let format = ImageFormat(userInput: name) else {
@@ -32,7 +34,7 @@ extension Shell {
     case nil: target = .storeOnly
     case "file":
       guard words.count == 2 else { throw arguments.usageError("'file' needs one PATH") }
-      target = .file(words[1])
+      target = words[1] == StandardStreams.name ? .standardOutput : .file(words[1])
     case "clipboard" where words.count == 1: target = .clipboard
     case "open" where words.count == 1: target = .open
     default:
@@ -60,7 +62,9 @@ extension Shell {
           destination, command: "share", fix: "name it .png or .jpg, or add --format png")
       }
       try checkWritable(destination)
+      try checkOverwrite(destination, command: "share", force: parsed.switches.contains("--force"))
     }
+    if target == .standardOutput { try claimStandardOutput(for: "share") }
 
     let rendered = try MemeRendering.render(
       state, picture: picture, format: format, lossless: lossless, catalog: catalog)
@@ -99,6 +103,9 @@ extension Shell {
     switch target {
     case .storeOnly:
       break
+    case .standardOutput:
+      console.pictureFile(rendered.data)
+      console.line("wrote the meme to \(StandardStreams.outputName)")
     case .file:
       guard let pending, let finishing else { break }
       do {

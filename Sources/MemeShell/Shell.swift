@@ -19,6 +19,12 @@ public final class Shell {
     public var previewMode: PreviewMode = .none
     /// The size pictures fit in (columns × rows) when drawing.
     public var window: TerminalWindow?
+    /// Why `load -` and `source -` cannot read standard input, nil when they can (`-c` with a
+    /// file or pipe on stdin).
+    public var standardInputRefusal: String? = "it carries the commands"
+    /// Why `share file -`, `export ID -` and `preview --out -` cannot write to standard output,
+    /// nil when they can (not a terminal).
+    public var standardOutputRefusal: String? = "it is a terminal"
 
     public init() {}
   }
@@ -41,6 +47,11 @@ public final class Shell {
   public internal(set) var quitRequested = false
   /// How many `source` files are being run (nested `source` is bounded).
   var sourceDepth = 0
+  /// Whether `load -` or `source -` has read standard input (it can be read once).
+  var standardInputRead = false
+  /// Asks the person at the terminal a yes/no question (true for yes); nil outside a terminal,
+  /// where nothing waits for an answer.
+  public var askYesNo: ((String) -> Bool)?
   /// Whether the user pressed Ctrl-C while a command runs (the line editor's flag); long
   /// commands check it between steps.
   public var interruptRequested: @Sendable () -> Bool = { false }

@@ -63,8 +63,11 @@ enum Arity: Sendable {
   /// Exactly this many; `missing` and `extra` word the error when given (`load PATH`).
   case exactly(Int, missing: String? = nil, extra: String? = nil)
 
-  /// Throws the command's usage error when `arguments` has the wrong number of words.
-  func check(_ arguments: Arguments) throws {
+  /// Throws the command's usage error when `arguments` has the wrong number of words; options
+  /// (`--force`, which the command itself parses) are not counted.
+  func check(_ allArguments: Arguments) throws {
+    var arguments = allArguments
+    arguments.tokens.removeAll(where: Arguments.isOption)
     switch self {
     case .any:
       return
@@ -108,6 +111,18 @@ struct Arguments {
     .usage(command: invokedAs, problem: problem, firstWord: tokens.first?.text, usage: usage)
   }
 
+  /// Whether a word is an option (`--name`, not quoted); `options` says which it takes.
+  static func isOption(_ token: CommandTokenizer.Token) -> Bool {
+    !token.isLiteral && token.text.hasPrefix("--") && token.text.count > 2
+  }
+
+  /// The words that are not options (`isOption`), for commands that take switches only.
+  var positional: Arguments {
+    var copy = self
+    copy.tokens.removeAll(where: Arguments.isOption)
+    return copy
+  }
+
   /// Splits off `--flag VALUE` and `--switch` options; returns the remaining words.
   func options(
     switches: Set<String> = [], values: Set<String> = []
@@ -119,7 +134,7 @@ struct Arguments {
     while index < tokens.count {
       let token = tokens[index]
       index += 1
-      guard !token.isLiteral, token.text.hasPrefix("--"), token.text.count > 2 else {
+      guard Arguments.isOption(token) else {
         positional.append(token.text)
         continue
       }

@@ -48,6 +48,10 @@ enum ShellError: UserFacingError, Equatable {
 
   /// A path the command cannot write; `reason` is the system's or memesh's few words.
   case cannotWrite(command: String, path: String, reason: String)
+  /// `-` (standard input or output) that cannot be used now; `output` tells which stream.
+  case standardStream(command: String, output: Bool, reason: String)
+  /// A file that is already there, not replaced: `asked` when the user said no.
+  case fileExists(command: String, path: String, asked: Bool)
   /// A file `source` (or a transcript) cannot read.
   case cannotRead(command: String?, path: String, reason: String)
   /// `export` to a name of another format than the stored meme's.
@@ -123,6 +127,14 @@ enum ShellError: UserFacingError, Equatable {
       return "the draft's picture \(sha256.prefix(12))… does not match its contents"
     case .cannotWrite(let command, let path, let reason):
       return "\(command): cannot write '\(path)': \(reason)"
+    case .standardStream(let command, let output, let reason):
+      return output
+        ? "\(command): cannot write the picture to standard output: \(reason)"
+        : "\(command): cannot read standard input: \(reason)"
+    case .fileExists(let command, let path, let asked):
+      return asked
+        ? "\(command): kept '\(path)' as it was; nothing was written"
+        : "\(command): '\(path)' already exists (add --force to replace it)"
     case .cannotRead(let command, let path, let reason):
       return (command.map { "\($0): " } ?? "") + "cannot read '\(path)': \(reason)"
     case .exportFormatMismatch(let id, let path, let format, let named):

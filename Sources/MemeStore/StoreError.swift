@@ -18,6 +18,17 @@ public enum StoreError: UserFacingError, Equatable {
   case damagedDraft(path: String, reason: String, movedTo: String?)
   /// A draft names an image that is not in the draft store.
   case missingDraftImage(sha256: String)
+  /// A template folder that cannot be imported: `path` is the file at fault, `problem` why
+  /// (with the line of `config.yml` it is about).
+  case badTemplate(path: String, problem: String)
+  /// No template has this name.
+  case noTemplate(name: String)
+  /// A template of this name exists already.
+  case templateExists(name: String)
+  /// A name that cannot name a template (`TemplateName.problem`).
+  case badTemplateName(problem: String)
+  /// A stored template that cannot be read; left where it is.
+  case damagedTemplate(path: String, reason: String)
 
   /// One line, lowercase, no trailing period.
   public var message: String {
@@ -39,6 +50,16 @@ public enum StoreError: UserFacingError, Equatable {
       return "cannot restore the draft '\(path)': \(reason)"
     case .missingDraftImage(let sha256):
       return "the draft's picture \(sha256.prefix(12))… is missing from the draft store"
+    case .badTemplate(let path, let problem):
+      return "cannot import '\(path)': \(problem)"
+    case .noTemplate(let name):
+      return "no template named '\(name)'"
+    case .templateExists(let name):
+      return "a template named '\(name)' exists already"
+    case .badTemplateName(let problem):
+      return problem
+    case .damagedTemplate(let path, let reason):
+      return "cannot read the template '\(path)': \(reason)"
     }
   }
 }

@@ -232,7 +232,7 @@ extension StoreIndex {
   }
 
   /// One line for a decoding failure, naming where in the index it is.
-  private static func describe(_ error: DecodingError) -> String {
+  static func describe(_ error: DecodingError) -> String {
     func place(_ path: [any CodingKey]) -> String {
       var text = ""
       for key in path {

@@ -18,11 +18,21 @@ import Testing
 
   struct Result {
     var status: Int32
-    var output: String
+    /// Standard output's bytes (empty when it went to a file handle given to `run`).
+    var outputData: Data
     var errors: String
+    var output: String { String(decoding: outputData, as: UTF8.self) }
   }
 
   func run(_ arguments: [String], input: String, home: URL) throws -> Result {
+    try Self.run(arguments, input: Data(input.utf8), home: home)
+  }
+
+  /// Runs memesh with `input` on a pipe as standard input, and standard output on a pipe (or
+  /// `stdout` when given: a file, /dev/full…), from the transcripts folder.
+  static func run(
+    _ arguments: [String], input: Data, home: URL, stdout: FileHandle? = nil
+  ) throws -> Result {
     let binary = try #require(Self.binary(), "the memesh binary is not built")
     let process = Process()
     process.executableURL = binary
@@ -34,19 +44,24 @@ import Testing
     environment["NO_COLOR"] = "1"
     process.environment = environment
     let stdin = Pipe()
-    let stdout = Pipe()
+    let outputPipe = Pipe()
     let stderr = Pipe()
     process.standardInput = stdin
-    process.standardOutput = stdout
+    process.standardOutput = stdout ?? outputPipe
     process.standardError = stderr
     try process.run()
-    try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let output = try stdout.fileHandleForReading.readToEnd() ?? Data()
-    let errors = try stderr.fileHandleForReading.readToEnd() ?? Data()
+    // Written and read on threads of their own: a full pipe must not stall the other.
+    let writer = Thread {
+      try? stdin.fileHandleForWriting.write(contentsOf: input)
+      try? stdin.fileHandleForWriting.close()
+    }
+    writer.start()
+    let errorsRead = Pipe.Collected(stderr.fileHandleForReading)
+    let output = stdout == nil ? (try outputPipe.fileHandleForReading.readToEnd() ?? Data()) : Data()
+    let errors = errorsRead.wait()
     process.waitUntilExit()
     return Result(
-      status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+      status: process.terminationStatus, outputData: output,
       errors: String(decoding: errors, as: UTF8.self))
   }
 
@@ -273,6 +288,26 @@ extension EndToEndTests {
         #expect(result.errors == "", "\(name)")
         #expect(result.output == "", "\(name)")
       }
+    }
+  }
+}
+
+extension Pipe {
+  /// Everything read from a file handle on a thread of its own, until its end.
+  final class Collected: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+      Thread { [self] in
+        data = (try? handle.readToEnd()) ?? Data()
+        done.signal()
+      }.start()
+    }
+
+    func wait() -> Data {
+      done.wait()
+      return data
     }
   }
 }

@@ -4,19 +4,9 @@ import Testing
 /// A write to stdout that fails is said on stderr and fails the run; a closed pipe is not said.
 @Suite struct OutputFailureTests {
   func run(_ commands: String, stdout: FileHandle, home: URL) throws -> (Int32, String) {
-    let binary = try #require(EndToEndTests.binary(), "the memesh binary is not built")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["--home", home.path, "-c", commands]
-    process.currentDirectoryURL = EndToEndTests.packageRoot.appendingPathComponent("transcripts")
-    let errors = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = stdout
-    process.standardError = errors
-    try process.run()
-    let text = try errors.fileHandleForReading.readToEnd() ?? Data()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+    let result = try EndToEndTests.run(
+      ["--home", home.path, "-c", commands], input: Data(), home: home, stdout: stdout)
+    return (result.status, result.errors)
   }
 
   @Test func aFullDiskOnStdoutIsAnError() throws {
