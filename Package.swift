@@ -90,14 +90,14 @@ let package = Package(
     .testTarget(name: "MemeSystemTests", dependencies: ["MemeSystem"]),
     .testTarget(
       name: "MemeMediaTests",
-      dependencies: ["MemeMedia", "memesh-image-probe", "CMemeshCoefficients"],
+      dependencies: ["MemeMedia", "MemeSystem", "memesh-image-probe", "CMemeshCoefficients"],
       resources: [.copy("Fixtures")]
     ),
     // Reads a JPEG's DCT coefficients (libjpeg), for the splice's proof of no loss.
     .target(name: "CMemeshCoefficients", dependencies: ["CJPEG"], path: "Tests/CoefficientReader"),
     // Loads pictures in a separate process for MemeMediaTests (stderr stays empty, bomb memory).
     .executableTarget(
-      name: "memesh-image-probe", dependencies: ["MemeMedia"], path: "Tests/ImageProbe"),
+      name: "memesh-image-probe", dependencies: ["MemeMedia", "MemeSystem"], path: "Tests/ImageProbe"),
     .testTarget(
       name: "MemeStoreTests", dependencies: ["MemeStore", "MemeSystem", "memesh-store-torture"]),
     // Drives a store from separate processes for MemeStoreTests (crash loop, two sessions).

@@ -15,6 +15,8 @@ extension ImageCodec {
       case 0x00..<0x20, 0x7F: shown += String(format: "\\x%02X", scalar.value)
       case 0x80..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
         shown += String(format: "\\u{%X}", scalar.value)
+      case 0x10_FF00...0x10_FFFF:
+        shown += String(format: "\\x%02X", scalar.value - 0x10_FF00)
       default: shown.unicodeScalars.append(scalar)
       }
     }

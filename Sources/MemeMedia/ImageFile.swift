@@ -24,18 +24,9 @@ public enum ImageFile {
     return (bytes, try ImageCodec.decode(bytes, name: path, limits: limits))
   }
 
-  /// Like `load(path:limits:)` for a path given as raw bytes (file names that are not UTF-8).
-  public static func load(pathBytes: [UInt8], limits: DecodeLimits = .default) throws -> (
-    bytes: Data, decoded: DecodedImage
-  ) {
-    let name = String(decoding: pathBytes, as: UTF8.self)
-    let bytes = try read(cPath: pathBytes.map { CChar(bitPattern: $0) } + [0], name: name)
-    return (bytes, try ImageCodec.decode(bytes, name: name, limits: limits))
-  }
-
   /// The whole file, or a one-line reason (`no such file`, `is a directory` …).
   public static func read(path: String) throws(ReadError) -> Data {
-    try read(cPath: Array(path.utf8CString), name: path)
+    try read(cPath: FileSystemName.cString(path), name: path)
   }
 
   /// A file `read(path:)` could not read: which (as displayed) and why, in a few words.
@@ -65,11 +56,10 @@ public enum ImageFile {
     }
     guard descriptor >= 0 else {
       let code = errno
-      // Bytes of a name that are not UTF-8 reach memesh as U+FFFD, which names no file.
+      // A name pasted from a listing that showed bytes that are not UTF-8 as U+FFFD.
       if code == ENOENT, name.contains("\u{FFFD}") {
         throw failure(
-          "no such file (its name has bytes that are not UTF-8, shown as \u{FFFD}; memesh "
-            + "reads names as UTF-8: rename the file)")
+          "no such file (a byte that is not UTF-8 is typed as \\xE9, as Tab completes it)")
       }
       throw failure(reason(errno: code))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MemeSystem
 import MemeMedia
 
 /// Completes one command's arguments: given the finished words after the command name and the
@@ -135,10 +136,10 @@ enum PathCompletion {
       folder = OutputFile.homeDirectory() + folder.dropFirst()
     }
     let entries = matchingEntries(
-      of: folder, prefix: Array(namePrefix.utf8), hidden: namePrefix.hasPrefix("."),
+      of: folder, prefix: FileSystemName.bytes(namePrefix), hidden: namePrefix.hasPrefix("."),
       extensions: extensions)
     return entries.map { entry in
-      let name = String(decoding: entry.bytes, as: UTF8.self)
+      let name = FileSystemName.string(entry.bytes)
       return entry.isFolder
         ? CompletionCandidate(
           insertion: folderPart + name + "/", display: Display.escaped(name) + "/",
@@ -153,9 +154,10 @@ enum PathCompletion {
   private static func matchingEntries(
     of folder: String, prefix: [UInt8], hidden: Bool, extensions: Set<String>?
   ) -> [(bytes: [UInt8], isFolder: Bool)] {
-    guard let directory = opendir(folder) else { return [] }
+    guard let directory = opendir(FileSystemName.cString(folder)) else { return [] }
     defer { closedir(directory) }
-    let folderBytes = Array(folder.utf8) + (folder.hasSuffix("/") ? [] : [UInt8(ascii: "/")])
+    let folderBytes =
+      FileSystemName.bytes(folder) + (folder.hasSuffix("/") ? [] : [UInt8(ascii: "/")])
     var entries: [(bytes: [UInt8], isFolder: Bool)] = []
     while let entry = readdir(directory) {
       let type = entry.pointee.d_type

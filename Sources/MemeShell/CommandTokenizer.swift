@@ -1,3 +1,5 @@
+import MemeSystem
+
 /// Splits a command line into words: spaces and tabs separate, `'…'` quotes literally, `"…"`
 /// quotes with backslash escapes, a backslash outside quotes escapes the next character.
 public enum CommandTokenizer {
@@ -134,10 +136,20 @@ public enum CommandTokenizer {
       }
       scan.current?.isLiteral = true
     }
-    for scalar in line.unicodeScalars {
+    let scalars = Array(line.unicodeScalars)
+    while position < scalars.count {
+      let scalar = scalars[position]
       defer { position += 1 }
       if escaping {
         escaping = false
+        // `\xE9`: one byte of a file name that is not UTF-8 (`FileSystemName`).
+        if scalar == "x", position + 2 < scalars.count,
+          let byte = UInt8(String(String.UnicodeScalarView(scalars[position + 1...position + 2])), radix: 16)
+        {
+          append(FileSystemName.scalar(forRawByte: byte), literal: true)
+          position += 2
+          continue
+        }
         append(scalar, literal: true)
         continue
       }
@@ -170,11 +182,19 @@ public enum CommandTokenizer {
         }
       }
     }
+    // Bytes typed as `\xC3\xA9` that make a character are that character.
+    func normalized(_ token: Token) -> Token {
+      guard FileSystemName.hasRawBytes(token.text) else { return token }
+      return Token(
+        FileSystemName.string(FileSystemName.bytes(token.text)), isLiteral: token.isLiteral)
+    }
     // A lone backslash at the end is kept as a backslash.
     if escaping, quote == nil { append("\\", literal: true) }
     if escaping, quote == "\"" { append("\\", literal: true) }
     scan.openQuote = quote
     scan.currentRawScalars = scan.current == nil ? 0 : position - wordStart
+    scan.tokens = scan.tokens.map(normalized)
+    scan.current = scan.current.map(normalized)
     return scan
   }
 
@@ -191,9 +211,15 @@ public enum CommandTokenizer {
   public static func quoted(_ word: String) -> String {
     if word.isEmpty { return "''" }
     // Most file names need nothing (a folder of 20,000 is quoted on every Tab).
-    if !word.utf8.contains(where: { $0 < 0x80 && specialASCII[Int($0)] }) { return word }
+    if !word.utf8.contains(where: { ($0 < 0x80 && specialASCII[Int($0)]) || $0 == 0xF4 }) {
+      return word
+    }
     var result = ""
     for scalar in word.unicodeScalars {
+      if let byte = FileSystemName.rawByte(scalar) {
+        result += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        continue
+      }
       if special.contains(scalar) { result += "\\" }
       result.unicodeScalars.append(scalar)
     }
@@ -243,5 +269,12 @@ public enum CommandTokenizer {
     }
     commands.append(current)
     return commands.filter { !$0.allSatisfy(\.isWhitespace) }
+  }
+}
+
+extension String {
+  /// The string with `0`s before it up to `width` characters.
+  fileprivate func leftPadded(to width: Int) -> String {
+    String(repeating: "0", count: max(0, width - count)) + self
   }
 }

@@ -40,6 +40,9 @@ public enum Display {
       return "\\x" + hex(value, digits: 2)
     case 0x80..<0xA0:
       return "\\u{" + hex(value, digits: 1) + "}"
+    // A byte of a file name that is not UTF-8 (`FileSystemName`), as the shell takes it back.
+    case 0x10_FF00...0x10_FFFF:
+      return "\\x" + hex(value - 0x10_FF00, digits: 2)
     // Bidirectional marks, embeddings, overrides and isolates; line and paragraph separators;
     // the BOM and other invisible characters that can disguise text.
     case 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2028, 0x2029, 0x2060...0x2069,

@@ -27,7 +27,7 @@ enum OutputFile {
   static func destination(_ path: String, defaultName: String) -> String {
     let full = expanded(path)
     var status = stat()
-    if stat(full, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+    if stat(FileSystemName.cString(full), &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
       return (full.hasSuffix("/") ? full : full + "/") + defaultName
     }
     return full
@@ -73,7 +73,7 @@ enum OutputFile {
   static func refusal(of path: String) -> String? {
     guard !path.isEmpty else { return "no file name given" }
     var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
+    guard stat(FileSystemName.cString(path), &status) == 0 else { return nil }
     switch status.st_mode & S_IFMT {
     case S_IFREG: return nil
     case S_IFDIR: return "is a directory"

@@ -1,6 +1,7 @@
 import Foundation
 import MemeCore
 import MemeMedia
+import MemeSystem
 
 extension Shell {
   /// `help [COMMAND]`.
@@ -121,7 +122,7 @@ extension Shell {
       }
     }
     if !folder.isEmpty, folder != "." {
-      guard previous >= 0, chdir(folder) == 0 else {
+      guard previous >= 0, chdir(FileSystemName.cString(folder)) == 0 else {
         throw ShellError.cannotRead(
           command: "source", path: path, reason: "cannot change into its folder '\(folder)'")
       }

@@ -148,16 +148,16 @@ extension Shell {
       throw ShellError.cannotWrite(command: "share", path: path, reason: refusal)
     }
     let folder = PathName(path).folder
-    var isFolder: ObjCBool = false
-    if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+    var status = stat()
+    if !folder.isEmpty, stat(FileSystemName.cString(folder), &status) != 0 {
       throw ShellError.cannotWrite(
         command: "share", path: path, reason: "no such folder '\(folder)'")
     }
-    if !folder.isEmpty, !isFolder.boolValue {
+    if !folder.isEmpty, status.st_mode & S_IFMT != S_IFDIR {
       throw ShellError.cannotWrite(
         command: "share", path: path, reason: "'\(folder)' is not a folder")
     }
-    if access(folder.isEmpty ? "." : folder, W_OK) != 0 {
+    if access(FileSystemName.cString(folder.isEmpty ? "." : folder), W_OK) != 0 {
       throw ShellError.cannotWrite(
         command: "share", path: path, reason: SystemError.reason(errno, creating: true))
     }

@@ -104,7 +104,7 @@ extension Shell {
   func checkOverwrite(_ path: String, command: String, force: Bool) throws(ShellError) {
     guard !force, path != StandardStreams.name else { return }
     var status = stat()
-    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+    guard lstat(FileSystemName.cString(path), &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
     if let ask = askYesNo {
       guard !ask("\(command): replace '\(Display.cell(path, limit: 200))'? [y/N] ") else { return }
       throw ShellError.fileExists(command: command, path: path, asked: true)

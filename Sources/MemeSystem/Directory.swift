@@ -28,7 +28,7 @@ public final class Directory: @unchecked Sendable {
     -> Directory
   {
     let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingSymlink ? 0 : O_NOFOLLOW)
-    let descriptor = Glibc.open(path.isEmpty ? "." : path, flags)
+    let descriptor = Glibc.open(FileSystemName.cString(path.isEmpty ? "." : path), flags)
     guard descriptor >= 0 else {
       let code = errno
       if !followingSymlink, FileKind(path: path) == .symlink {
@@ -52,7 +52,7 @@ public final class Directory: @unchecked Sendable {
       let part = String(component)
       guard part != ".." else { throw SystemError(.open, path: path(of: name), code: EPERM) }
       let descriptor = openat(
-        current.descriptor, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        current.descriptor, FileSystemName.cString(part), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
       guard descriptor >= 0 else {
         let code = errno
         // O_DIRECTORY with O_NOFOLLOW says ENOTDIR for a symlink: say what it is.
@@ -75,7 +75,7 @@ public final class Directory: @unchecked Sendable {
   /// `fstatat` of `name` itself (a symlink as a symlink); nil when it cannot be read.
   public func status(of name: String) -> stat? {
     var status = stat()
-    guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+    guard fstatat(descriptor, FileSystemName.cString(name), &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
     return status
   }
 
@@ -100,7 +100,7 @@ public final class Directory: @unchecked Sendable {
     var names: [String] = []
     while let entry = readdir(stream) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        FileSystemName.string(bytes.prefix { $0 != 0 })
       }
       if name != "." && name != ".." { names.append(name) }
     }
@@ -110,7 +110,7 @@ public final class Directory: @unchecked Sendable {
   /// Creates the folder `name` (mode 0700: a meme is someone's photo); succeeds when a real
   /// folder is there already, refuses a symlink or anything else.
   public func makeDirectory(_ name: String, mode: mode_t = 0o700) throws(SystemError) {
-    if mkdirat(descriptor, name, mode) == 0 { return }
+    if mkdirat(descriptor, FileSystemName.cString(name), mode) == 0 { return }
     let code = errno
     guard code == EEXIST else { throw Self.failure(.create, path(of: name), code) }
     switch kind(of: name) {
@@ -124,7 +124,7 @@ public final class Directory: @unchecked Sendable {
   public func openFile(_ name: String, _ flags: Int32, mode: mode_t = 0o600) throws(SystemError)
     -> Int32
   {
-    let descriptor = openat(self.descriptor, name, flags | O_NOFOLLOW | O_CLOEXEC, mode)
+    let descriptor = openat(self.descriptor, FileSystemName.cString(name), flags | O_NOFOLLOW | O_CLOEXEC, mode)
     guard descriptor >= 0 else {
       let operation: SystemError.Operation = flags & O_CREAT != 0 ? .write : .open
       throw Self.failure(operation, path(of: name), errno)
@@ -194,7 +194,8 @@ public final class Directory: @unchecked Sendable {
     throws(SystemError)
   {
     let target = destination ?? self
-    guard renameat(descriptor, name, target.descriptor, newName) == 0 else {
+    guard renameat(
+      descriptor, FileSystemName.cString(name), target.descriptor, FileSystemName.cString(newName)) == 0 else {
       throw Self.failure(.move, path(of: name), errno)
     }
   }
@@ -205,7 +206,9 @@ public final class Directory: @unchecked Sendable {
     throws(SystemError)
   {
     let target = destination ?? self
-    guard linkat(descriptor, name, target.descriptor, newName, 0) == 0 else {
+    guard linkat(
+      descriptor, FileSystemName.cString(name), target.descriptor,
+      FileSystemName.cString(newName), 0) == 0 else {
       throw Self.failure(.link, target.path(of: newName), errno)
     }
   }
@@ -224,11 +227,11 @@ public final class Directory: @unchecked Sendable {
     case .directory:
       let folder = try directory(name)
       for entry in try folder.entries() { try folder.remove(entry) }
-      guard unlinkat(descriptor, name, AT_REMOVEDIR) == 0 || errno == ENOENT else {
+      guard unlinkat(descriptor, FileSystemName.cString(name), AT_REMOVEDIR) == 0 || errno == ENOENT else {
         throw Self.failure(.remove, path(of: name), errno)
       }
     case .file, .other:
-      guard unlinkat(descriptor, name, 0) == 0 || errno == ENOENT else {
+      guard unlinkat(descriptor, FileSystemName.cString(name), 0) == 0 || errno == ENOENT else {
         throw Self.failure(.remove, path(of: name), errno)
       }
     }
@@ -237,7 +240,7 @@ public final class Directory: @unchecked Sendable {
   /// Whether this handle and `path` name the same folder now (the path was not replaced).
   public func isStill(at path: String) -> Bool {
     var named = stat()
-    guard let own = status(), lstat(path, &named) == 0 else { return false }
+    guard let own = status(), lstat(FileSystemName.cString(path), &named) == 0 else { return false }
     return own.st_dev == named.st_dev && own.st_ino == named.st_ino
       && named.st_mode & S_IFMT == S_IFDIR
   }
@@ -298,7 +301,7 @@ public enum FileKind: Equatable, Sendable {
   /// What `path` names itself.
   public init(path: String) {
     var status = stat()
-    guard lstat(path, &status) == 0 else {
+    guard lstat(FileSystemName.cString(path), &status) == 0 else {
       self = .missing
       return
     }

@@ -7,6 +7,7 @@
 // so file names that are not UTF-8 arrive unchanged.
 import Foundation
 import MemeMedia
+import MemeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -41,7 +42,7 @@ while index < Int(CommandLine.argc) {
 
 for path in paths {
   do {
-    let (_, decoded) = try ImageFile.load(pathBytes: path, limits: limits)
+    let (_, decoded) = try ImageFile.load(path: FileSystemName.string(path), limits: limits)
     print(
       "ok \(decoded.image.width)x\(decoded.image.height) \(decoded.format.rawValue) "
         + "orientation \(decoded.orientation)")

@@ -1,6 +1,7 @@
 import Foundation
 import MemeCore
 import MemeMedia
+import MemeSystem
 import Testing
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ import Testing
     defer { scratch.remove() }
     try scratch.copy("exif-6.jpg", to: name)
     let path = Array(scratch.url.path.utf8) + [UInt8(ascii: "/")] + name
-    let (bytes, decoded) = try ImageFile.load(pathBytes: path)
+    let (bytes, decoded) = try ImageFile.load(path: FileSystemName.string(path))
     #expect(decoded.image.size == PixelSize(width: 24, height: 16))
     #expect(bytes == (try ImageFixtures.data("exif-6.jpg")))
     // The same names given on a command line, relative to the current directory.
@@ -88,14 +89,14 @@ import Testing
 
   /// A name typed with bytes that are not UTF-8 arrives with U+FFFD in it: the error says why
   /// no file has that name.
-  @Test func aNameThatWasNotUTF8SaysSo() throws {
+  @Test func aNamePastedWithAReplacementCharacterSaysHowToTypeTheByte() throws {
     let error = #expect(throws: ImageFile.ReadError.self) {
       try ImageFile.load(path: "/nonexistent/bad\u{FFFD}name.png")
     }
     #expect(
       error?.message
-        == "cannot load '/nonexistent/bad\u{FFFD}name.png': no such file (its name has bytes "
-        + "that are not UTF-8, shown as \u{FFFD}; memesh reads names as UTF-8: rename the file)")
+        == "cannot load '/nonexistent/bad\u{FFFD}name.png': no such file (a byte that is not "
+        + "UTF-8 is typed as \\xE9, as Tab completes it)")
   }
 
   @Test func controlCharactersInNamesAreEscaped() throws {
