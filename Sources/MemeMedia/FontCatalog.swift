@@ -69,7 +69,8 @@ public struct FontCatalog: Sendable {
     return Bundle.main.executableURL
   }
 
-  /// Every font found, bundled first, each folder sorted by name.
+  /// Every font found, bundled first, each folder sorted by name; one that cannot be drawn with
+  /// is listed with its `problem`.
   public func fonts() -> [FontInfo] {
     listing(bundledDirectory, origin: .bundled) + listing(userDirectory, origin: .user)
   }
@@ -88,13 +89,21 @@ public struct FontCatalog: Sendable {
     }
   }
 
-  /// Fills in family and style from the file; a file FreeType cannot read is left out.
-  static func describe(_ info: FontInfo) -> FontInfo? {
+  /// Fills in family and style from the file, or why it cannot be drawn with (`problem`).
+  static func describe(_ info: FontInfo) -> FontInfo {
     FontEngine.shared.withLock { engine in
-      guard let face = try? engine.face(path: info.path) else { return nil }
       var info = info
-      info.family = face.familyName
-      info.style = face.styleName
+      do throws(FontError) {
+        let face = try engine.face(path: info.path)
+        info.family = face.familyName
+        info.style = face.styleName
+      } catch {
+        if case .unreadable(_, let reason) = error {
+          info.problem = reason
+        } else {
+          info.problem = error.message
+        }
+      }
       return info
     }
   }
@@ -109,15 +118,10 @@ public struct FontCatalog: Sendable {
       wanted.contains("/") || FontCatalog.fontExtensions.contains(url.pathExtension.lowercased())
     if looksLikePath {
       guard FileManager.default.fileExists(atPath: url.path) else {
-        throw MemeError("font: cannot find font file '\(name)'")
+        throw FontError.noSuchFile(name: name)
       }
-      if let kind = FontFace.irregularKind(atPath: url.path) {
-        throw MemeError("font: cannot read '\(name)': \(kind)")
-      }
-      let info = FontInfo(name: wanted, path: url.path, origin: .path)
-      guard let described = FontCatalog.describe(info) else {
-        throw MemeError("font: cannot read '\(name)': not a TrueType or OpenType font")
-      }
+      let described = FontCatalog.describe(FontInfo(name: wanted, path: url.path, origin: .path))
+      if let problem = described.problem { throw FontError.unreadable(name: name, reason: problem) }
       return described
     }
     let all = fonts()
@@ -129,6 +133,9 @@ public struct FontCatalog: Sendable {
             .lastPathComponent) == key
       })
     {
+      if let problem = found.problem {
+        throw FontError.unreadable(name: found.path, reason: problem)
+      }
       return found
     }
     if let installed = FontCatalog.installedFonts().first(where: {
@@ -136,13 +143,6 @@ public struct FontCatalog: Sendable {
     }) {
       return installed
     }
-    if all.isEmpty {
-      throw MemeError(
-        "font: unknown font '\(name)': no fonts found (set MEMESH_FONTS to memesh's Fonts folder)")
-    }
-    let names = all.map(\.name).joined(separator: ", ")
-    throw MemeError(
-      "font: unknown font '\(name)' (available: \(names); 'fonts --installed' lists the "
-        + "system's)")
+    throw FontError.unknown(name: name, available: all.filter { $0.problem == nil }.map(\.name))
   }
 }

@@ -14,7 +14,7 @@ final class FontEngine: @unchecked Sendable {
   private let lock = NSLock()
   private let library: FT_Library?
   private var faces: [String: FontFace] = [:]
-  private var failures: [String: String] = [:]
+  private var failures: [String: FontError] = [:]
   private var fallbackByScalar: [UInt32: FontFace?] = [:]
   private var config: OpaquePointer?
   /// Why there is no FreeType library, when there is none.
@@ -48,17 +48,17 @@ final class FontEngine: @unchecked Sendable {
   }
 
   /// The face at `path` (and `index` in a collection), opened once and kept.
-  func face(path: String, index: Int = 0) throws -> FontFace {
+  func face(path: String, index: Int = 0) throws(FontError) -> FontFace {
     let key = "\(path)#\(index)"
     if let face = faces[key] { return face }
-    if let message = failures[key] { throw MemeError(message) }
-    guard let library else { throw MemeError(unavailable ?? "font: FreeType failed to start") }
+    if let failure = failures[key] { throw failure }
+    guard let library else { throw FontError.engineUnavailable(detail: unavailable) }
     do {
       let face = try FontFace(library: library, path: path, index: index)
       faces[key] = face
       return face
-    } catch let error as MemeError {
-      failures[key] = error.message
+    } catch {
+      failures[key] = error
       throw error
     }
   }

@@ -2,6 +2,7 @@
 @preconcurrency import CHarfBuzz
 import Foundation
 import MemeCore
+import MemeSystem
 
 /// One font file opened in FreeType (to rasterize) and HarfBuzz (to shape).
 ///
@@ -27,25 +28,29 @@ final class FontFace {
   private var currentSize: Int = -1
 
   /// Opens the face at `index` in the file at `path`; variable fonts are set to weight 700.
-  init(library: FT_Library, path: String, index: Int = 0) throws {
+  init(library: FT_Library, path: String, index: Int = 0) throws(FontError) {
     // FreeType would open a FIFO and wait for a writer forever, and read a device endlessly.
     if let kind = Self.irregularKind(atPath: path) {
-      throw MemeError("font: cannot open '\(path)': \(kind)")
+      throw FontError.unreadable(name: path, reason: kind)
     }
     var face: FT_Face?
     let status = FT_New_Face(library, path, FT_Long(index), &face)
     guard status == 0, let face else {
-      throw MemeError("font: cannot open '\(path)': not a font FreeType can read")
+      // FreeType says only "cannot open resource" for a file it cannot open: ask the system why.
+      let opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+      if opened < 0 { throw FontError.unreadable(name: path, reason: SystemError.reason(errno)) }
+      close(opened)
+      throw FontError.unreadable(name: path, reason: FontError.notAFont)
     }
     guard let blob = hb_blob_create_from_file_or_fail(path) else {
       FT_Done_Face(face)
-      throw MemeError("font: cannot read '\(path)'")
+      throw FontError.unreadable(name: path, reason: "HarfBuzz cannot read it")
     }
     let hbFace = hb_face_create(blob, UInt32(index))
     hb_blob_destroy(blob)
     guard let hbFace, let hbFont = hb_font_create(hbFace) else {
       FT_Done_Face(face)
-      throw MemeError("font: cannot open '\(path)' in HarfBuzz")
+      throw FontError.unreadable(name: path, reason: "HarfBuzz cannot read it")
     }
     hb_face_destroy(hbFace)
     self.path = path

@@ -12,6 +12,8 @@ public struct FontInfo: Sendable, Equatable {
   /// The family and style the font file declares (`Oswald`, `Regular`); empty if unread.
   public var family: String
   public var style: String
+  /// Why the file cannot be drawn with (`not a TrueType or OpenType font`), nil when it can.
+  public var problem: String?
 
   public init(name: String, path: String, origin: Origin, family: String = "", style: String = "") {
     self.name = name

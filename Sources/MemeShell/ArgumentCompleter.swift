@@ -44,7 +44,9 @@ public struct ArgumentCompleter: Sendable {
       return PathCompletion.candidates(for: partial, extensions: PathCompletion.fontExtensions)
     }
     let lowered = partial.lowercased()
-    let names = shell.catalog.fonts().map(\.name) + FontCatalog.installedFonts().map(\.name)
+    let names =
+      shell.catalog.fonts().filter { $0.problem == nil }.map(\.name)
+      + FontCatalog.installedFonts().map(\.name)
     return names.filter { $0.lowercased().hasPrefix(lowered) }
       .map { CompletionCandidate(insertion: $0) }
   }

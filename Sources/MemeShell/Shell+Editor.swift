@@ -169,6 +169,11 @@ extension Shell {
       let marker = file(font.path) == current ? "*" : " "
       let name = Display.escaped(font.name)
       let padded = name + String(repeating: " ", count: max(0, width - name.count))
+      if let problem = font.problem {
+        // A file in the fonts folder that cannot be drawn with: listed, so it is not a mystery.
+        console.line("  \(padded)  \(font.origin.rawValue), unreadable: \(problem)")
+        continue
+      }
       console.line("\(marker) \(padded)  \(font.origin.rawValue)")
       if settings.previewMode != .none, let sample = try? renderer.sample(font: font.name) {
         let columns = min(60, drawingWindow?.cells.columns ?? 80)

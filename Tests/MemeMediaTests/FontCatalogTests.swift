@@ -75,7 +75,7 @@ import Testing
     let withUser = FontCatalog(bundledDirectory: bundled, userDirectory: user)
     #expect(withUser.fonts().last?.name == "Shouty")
     #expect(withUser.fonts().last?.origin == .user)
-    #expect(!withUser.fonts().contains { $0.name == "Broken" })
+    #expect(withUser.fonts().first { $0.name == "Broken" }?.problem == FontError.notAFont)
     #expect(try withUser.resolve("shouty").origin == .user)
   }
 
@@ -92,7 +92,8 @@ import Testing
     ("Comic", "font: unknown font 'Comic' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald; 'fonts --installed' lists the system's)"),
   ])
   func badFontsAreOneLineErrors(typed: String, message: String) {
-    #expect(throws: MemeError(message)) { try catalog.resolve(typed) }
+    let error = #expect(throws: FontError.self) { try catalog.resolve(typed) }
+    #expect(error?.message == message)
   }
 
   @Test func aFileThatIsNotAFontIsRefused() throws {
@@ -100,8 +101,7 @@ import Testing
       .appendingPathComponent("memesh-not-a-font-\(UUID().uuidString).ttf")
     try Data("hello".utf8).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
-    #expect(throws: MemeError("font: cannot read '\(file.path)': not a TrueType or OpenType font"))
-    {
+    #expect(throws: FontError.unreadable(name: file.path, reason: FontError.notAFont)) {
       try catalog.resolve(file.path)
     }
   }
@@ -114,14 +114,18 @@ import Testing
     defer { try? FileManager.default.removeItem(at: user) }
     let fifo = user.appendingPathComponent("Pipe.ttf").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    #expect(throws: MemeError("font: cannot read '\(fifo)': not a regular file")) {
+    #expect(throws: FontError.unreadable(name: fifo, reason: "not a regular file")) {
       try catalog.resolve(fifo)
     }
-    #expect(throws: MemeError("font: cannot read '\(user.path)/': is a directory")) {
+    #expect(throws: FontError.unreadable(name: user.path + "/", reason: "is a directory")) {
       try catalog.resolve(user.path + "/")
     }
+    // Listed, with the reason, never drawn with: a font that is not there is no mystery.
     let withUser = FontCatalog(bundledDirectory: catalog.bundledDirectory, userDirectory: user)
-    #expect(!withUser.fonts().contains { $0.name == "Pipe" })
+    #expect(withUser.fonts().first { $0.name == "Pipe" }?.problem == "not a regular file")
+    #expect(throws: FontError.unreadable(name: fifo, reason: "not a regular file")) {
+      try withUser.resolve("Pipe")
+    }
   }
 
   @Test func oswaldIsDrawnAtWeight700() throws {
@@ -156,7 +160,7 @@ import Testing
     #expect {
       try catalog.resolve("No Such Family")
     } throws: { error in
-      ((error as? MemeError)?.message ?? "").contains("'fonts --installed' lists")
+      ((error as? FontError)?.message ?? "").contains("'fonts --installed' lists")
     }
   }
 

@@ -35,4 +35,20 @@ import Testing
     #expect(mark.first?.hasPrefix("* DejaVu Serif ") == true, "\(result.output)")
     #expect(result.output.contains("DejaVu Sans "))
   }
+
+  @Test func aFontFileThatCannotBeReadIsListedWithTheReason() throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "memesh-fonts-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let fonts = home.appendingPathComponent("fonts")
+    try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
+    try Data("not a font".utf8).write(to: fonts.appendingPathComponent("Broken.ttf"))
+    let result = try EndToEndTests().run([], input: "fonts\nfont Broken\n", home: home)
+    #expect(
+      result.output.contains("  Broken           user, unreadable: not a TrueType or OpenType font\n"),
+      "\(result.output)")
+    #expect(
+      result.errors == "error: font: cannot read '\(fonts.path)/Broken.ttf': not a TrueType or "
+        + "OpenType font\n")
+  }
 }
