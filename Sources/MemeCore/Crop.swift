@@ -105,6 +105,25 @@ public enum Crop: Sendable, Equatable, Hashable, CustomStringConvertible {
   }
 }
 
+extension Crop {
+  /// The largest number a crop holds, with room to spare over any picture.
+  public static let maximumSide = 1_000_000
+
+  /// Whether every number lies in what a picture can have (offsets 0 to `maximumSide`, sides
+  /// 1 to `maximumSide`): a crop read from a file that is not is damage.
+  public var isWithinLimits: Bool {
+    let sides = 1...Self.maximumSide
+    switch self {
+    case .off: return true
+    case .rect(let rect):
+      return (0...Self.maximumSide).contains(rect.x) && (0...Self.maximumSide).contains(rect.y)
+        && sides.contains(rect.width) && sides.contains(rect.height)
+    case .aspect(let width, let height):
+      return sides.contains(width) && sides.contains(height)
+    }
+  }
+}
+
 extension Crop: Codable {
   public init(from decoder: any Decoder) throws {
     let text = try decoder.singleValueContainer().decode(String.self)

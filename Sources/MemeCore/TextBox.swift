@@ -50,6 +50,13 @@ public struct TextBox: Sendable, Equatable, Hashable {
     }
   }
 
+  /// Whether the angle, time range and font name are ones memesh keeps (what a stored box is
+  /// checked for besides its text, place and colours).
+  public var hasPossibleNumbers: Bool {
+    angle.isFinite && abs(angle) <= 360 && start.isFinite && stop.isFinite && 0 <= start
+      && start < stop && stop <= 1 && (font?.utf8.count ?? 0) <= Self.maximumFontNameBytes
+  }
+
   /// The longest text a box keeps, typed or read from a file.
   public static let maximumCharacters = 10_000
   /// The longest font name kept.
@@ -331,7 +338,7 @@ extension TextBox: Codable {
       DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: what)
     }
     let text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
-    self.text = String(text.prefix(Self.maximumCharacters))
+    self.text = try Self.limited(text, decoder) { corrupt(.text, "text too long") }
     let at = try container.decode(String.self, forKey: .at)
     guard let placement = TextPlacement(stored: at) else { throw corrupt(.at, "not a place") }
     self.placement = placement
@@ -364,6 +371,20 @@ extension TextBox: Codable {
     guard start.isFinite, stop.isFinite, 0 <= start, start < stop, stop <= 1 else {
       throw corrupt(.stop, "not a time range")
     }
+  }
+
+  /// Set to `true` in a decoder's `userInfo` to refuse, rather than cut, text longer than
+  /// `maximumCharacters` (in memesh's own files, such text is damage).
+  public static let refusesLongText = CodingUserInfoKey(rawValue: "memesh.refusesLongText")!
+
+  /// `text` cut to `maximumCharacters`, or the error `tooLong` makes when `decoder` refuses long
+  /// text (`refusesLongText`).
+  static func limited(
+    _ text: String, _ decoder: any Decoder, tooLong: () -> DecodingError
+  ) throws -> String {
+    guard text.utf8.count > maximumCharacters, text.count > maximumCharacters else { return text }
+    if decoder.userInfo[refusesLongText] as? Bool == true { throw tooLong() }
+    return String(text.prefix(maximumCharacters))
   }
 
   /// Writes only what differs from the defaults.

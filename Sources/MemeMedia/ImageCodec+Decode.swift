@@ -6,7 +6,7 @@ struct RawDecode {
   var image: RGBAImage
   var orientation: Int
   var warnings: [String]
-  var recipe: MemeRecipe?
+  var recipe: RecipeReading?
 }
 
 extension ImageCodec {
@@ -116,7 +116,7 @@ extension ImageCodec {
         return RawDecode(
           image: image, orientation: decoder.orientation,
           warnings: decoder.warnings.map { "'\(name)': \(userWording($0))" },
-          recipe: decoder.recipeText.flatMap { MemeRecipe(encoded: $0) })
+          recipe: decoder.recipeText.flatMap(EmbeddedRecipe.read))
       }
     } catch let failure as MemeDecodeFailure {
       var reason = userWording(failure.reason)

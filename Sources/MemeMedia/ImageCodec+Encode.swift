@@ -42,13 +42,13 @@ public struct EncodeSettings: Sendable, Equatable {
   public var png: PNGCompression
   /// Embedded so `load` can edit the meme again: a PNG iTXt chunk, a JPEG COM segment, a WebP
   /// XMP packet, each under `MEMESH_RECIPE_KEYWORD`.
-  public var recipe: MemeRecipe?
+  public var recipe: EmbeddedRecipe?
   /// The photo's RGB colour profile (ICC), embedded so viewers show the photo's colours.
   public var iccProfile: Data?
 
   public init(
     quality: Int = 90, lossless: Bool = false, effort: Int = 2,
-    png: PNGCompression = .standard, recipe: MemeRecipe? = nil, iccProfile: Data? = nil
+    png: PNGCompression = .standard, recipe: EmbeddedRecipe? = nil, iccProfile: Data? = nil
   ) {
     self.quality = quality
     self.lossless = lossless

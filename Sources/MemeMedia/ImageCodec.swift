@@ -61,11 +61,11 @@ public struct DecodedImage: Sendable {
   /// Non-fatal problems the user should see (a truncated JPEG).
   public var warnings: [String]
   /// The memesh recipe embedded in the file, when memesh wrote it.
-  public var recipe: MemeRecipe?
+  public var recipe: RecipeReading?
 
   public init(
     image: RGBAImage, format: ImageFormat, orientation: Int = 1, warnings: [String] = [],
-    recipe: MemeRecipe? = nil
+    recipe: RecipeReading? = nil
   ) {
     self.image = image
     self.format = format

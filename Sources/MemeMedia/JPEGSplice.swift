@@ -80,7 +80,7 @@ public enum JPEGSplice {
     /// One MCU in pixels.
     public var mcuSize: PixelSize
     /// The recipe in the photo's "memesh:recipe" comment, when memesh made it.
-    public var recipe: MemeRecipe?
+    public var recipe: RecipeReading?
   }
 
   /// What a splice made and how long its parts took.
@@ -118,10 +118,11 @@ public enum JPEGSplice {
     guard rect.x % mcu.width == 0, rect.y % mcu.height == 0 else {
       return .failure(.unalignedCrop(mcuWidth: mcu.width, mcuHeight: mcu.height))
     }
-    var recipe: MemeRecipe?
+    var recipe: RecipeReading?
     if layout.recipe_size > 0 {
       let start = bytes.startIndex + layout.recipe_offset
-      recipe = MemeRecipe(encoded: String(decoding: bytes[start..<start + layout.recipe_size], as: UTF8.self))
+      recipe = EmbeddedRecipe.read(
+        String(decoding: bytes[start..<start + layout.recipe_size], as: UTF8.self))
     }
     return .success(Plan(size: size, rect: rect, mcuSize: mcu, recipe: recipe))
   }

@@ -9,18 +9,19 @@ extension MemeRenderer {
   /// thumbnail comes from the DC coefficients (a free 1/8-scale picture) or, for a small photo,
   /// from the preview proxy. The failure says why the photo must be encoded whole.
   func spliced(
-    _ state: EditorState, picture: SourcePicture, recipe: MemeRecipe
+    _ state: EditorState, picture: SourcePicture, recipe: EmbeddedRecipe
   ) throws -> Result<Output, JPEGSplice.Refusal> {
     guard picture.format == .jpeg else { return .failure(.notJPEG) }
     let bytes = try picture.originalBytes
     let plan: JPEGSplice.Plan
-    switch JPEGSplice.plan(bytes, crop: state.crop) {
+    switch JPEGSplice.plan(bytes, crop: state.recipe.crop) {
     case .success(let found): plan = found
     case .failure(let refusal): return .failure(refusal)
     }
     let rect = plan.rect
     let (canvases, report) = try captions.canvases(
-      for: rect.size, top: state.top, bottom: state.bottom, font: state.font)
+      for: rect.size, top: state.recipe.text(placed: .top),
+      bottom: state.recipe.text(placed: .bottom), font: state.recipe.font)
     let thumbnailSize = ImageOps.fittedSize(
       of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
     let source: JPEGSplice.Source
@@ -45,7 +46,8 @@ extension MemeRenderer {
       small = try MemeRenderer.proxyThumbnail(picture, rect: rect, size: thumbnailSize)
     }
     let drawn = try captions.render(
-      onto: small, top: state.top, bottom: state.bottom, font: state.font)
+      onto: small, top: state.recipe.text(placed: .top),
+      bottom: state.recipe.text(placed: .bottom), font: state.recipe.font)
     let thumbnail = try ImageCodec.encode(
       drawn.image, as: .png, settings: EncodeSettings(recipe: recipe))
     var explained = report
@@ -100,7 +102,7 @@ extension MemeRenderer {
 /// meme memesh made, and the EXIF orientation it was turned upright by.
 public struct LoadedFacts: Sendable {
   public var warnings: [String]
-  public var recipe: MemeRecipe?
+  public var recipe: RecipeReading?
   public var orientation: Int
 }
 

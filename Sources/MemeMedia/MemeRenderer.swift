@@ -45,9 +45,7 @@ public struct MemeRenderer: Sendable {
       throw MemeError("cannot render: no picture loaded (try 'load FILE')")
     }
     var settings = self.settings
-    settings.recipe = MemeRecipe(
-      top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
-      originalSHA256: picture.sha256)
+    settings.recipe = EmbeddedRecipe(recipe: state.recipe, originalSHA256: picture.sha256)
     var refusal: JPEGSplice.Refusal?
     if format == .jpeg, let recipe = settings.recipe {
       let splice =
@@ -63,7 +61,8 @@ public struct MemeRenderer: Sendable {
     // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
     // look at 12 million alpha bytes.
     var output = try render(
-      picture.image, top: state.top, bottom: state.bottom, font: state.font, crop: state.crop,
+      picture.image, top: state.recipe.text(placed: .top),
+      bottom: state.recipe.text(placed: .bottom), font: state.recipe.font, crop: state.recipe.crop,
       format: format, settings: settings,
       isOpaque: ImageCodec.isAlwaysOpaque(picture.format) ? true : nil)
     if let refusal, refusal != .notJPEG { output.report.explanation += "\n" + refusal.explanation }

@@ -56,8 +56,8 @@ public struct ArgumentCompleter: Sendable {
     let memes = (try? shell.store.memes()) ?? []
     return memes.filter { String($0.id).hasPrefix(partial) }.map { meme in
       // `top | bottom`, as typed to 'caption'; an empty caption leaves no dangling bar.
-      let top = Display.cell(meme.top, limit: 24)
-      let bottom = Display.cell(meme.bottom, limit: 24)
+      let top = Display.cell(meme.recipe.top, limit: 24)
+      let bottom = Display.cell(meme.recipe.bottom, limit: 24)
       let captions =
         switch (top.isEmpty, bottom.isEmpty) {
         case (true, true): "(no captions)"

@@ -38,6 +38,8 @@ public enum CommandRegistry {
       abstract: "load a picture (PNG, JPEG, WebP, GIF, HEIC, AVIF) into the editor",
       discussion: "A picture memesh wrote carries its recipe; when its original is in the store, "
         + "load reopens that meme for editing instead of captioning the captioned picture. "
+        + "Recipes of every earlier memesh reopen; one written by a newer memesh (a later "
+        + "recipe version) is not read: the picture loads as a plain picture, with a note. "
         + "'load -' reads the picture from standard input (with -c only: cat x.jpg | memesh -c "
         + "'load -; top hi; share').",
       arity: .exactly(

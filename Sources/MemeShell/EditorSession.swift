@@ -99,9 +99,8 @@ final class EditorSession {
         }
       }
       return DraftStep(
-        label: step.label, top: state.top, bottom: state.bottom, font: state.font,
-        crop: state.crop, sourcePath: state.picture?.path, sourceSHA256: state.picture?.sha256,
-        editingID: state.editingID)
+        label: step.label, recipe: state.recipe, sourcePath: state.picture?.path,
+        sourceSHA256: state.picture?.sha256, editingID: state.editingID)
     }
     drafts.saveInBackground(
       DraftDocument(steps: draftSteps, current: steps.current), images: images
@@ -177,9 +176,7 @@ final class EditorSession {
           }
         }
       }
-      let state = EditorState(
-        picture: picture, top: step.top, bottom: step.bottom, font: step.font, crop: step.crop,
-        editingID: step.editingID)
+      let state = EditorState(picture: picture, recipe: step.recipe, editingID: step.editingID)
       states.append(History.Step(label: step.label, state: state))
     }
     let index = min(max(0, document.current), states.count - 1)

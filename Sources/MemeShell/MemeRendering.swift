@@ -38,7 +38,7 @@ enum MemeRendering {
     _ state: EditorState, picture: SourcePicture, catalog: FontCatalog
   ) throws -> (image: RGBAImage, report: CaptionReport) {
     let full = try picture.size
-    let rect = try state.crop.resolved(in: full)
+    let rect = try state.recipe.crop.resolved(in: full)
     let proxy = try picture.proxy
     let scaleX = Double(proxy.width) / Double(max(1, full.width))
     let scaleY = Double(proxy.height) / Double(max(1, full.height))
@@ -49,9 +49,10 @@ enum MemeRendering {
       height: max(1, Int((Double(rect.height) * scaleY).rounded())))
     let cropped = ImageOps.crop(proxy, to: scaled)
     var drawn = try CaptionRenderer(catalog: catalog).render(
-      onto: cropped, top: state.top, bottom: state.bottom, font: state.font)
+      onto: cropped, top: state.recipe.text(placed: .top),
+      bottom: state.recipe.text(placed: .bottom), font: state.recipe.font)
     // Whether a JPEG share splices the captions into the photo (issue 19), or why not.
-    if let splice = JPEGSplice.explanation(for: picture, crop: state.crop) {
+    if let splice = JPEGSplice.explanation(for: picture, crop: state.recipe.crop) {
       drawn.report.explanation += "\n" + splice
     }
     return drawn

@@ -25,19 +25,18 @@ extension Shell {
       : try MemeRenderer.loadForEditing(path: OutputFile.expanded(path), displayPath: path)
     try checkInterrupt("load", "the editor is unchanged")
     for warning in decoded.warnings { console.warning(warning) }
-    if let recipe = decoded.recipe {
+    switch decoded.recipe {
+    case .recipe(let embedded)?:
+      let recipe = embedded.recipe
       let captions =
         "top \"\(Display.cell(recipe.top, limit: 40))\", "
         + "bottom \"\(Display.cell(recipe.bottom, limit: 40))\""
-      let made = (try? store.memes(withOriginalSHA256: recipe.originalSHA256)) ?? []
+      let made = (try? store.memes(withOriginalSHA256: embedded.originalSHA256)) ?? []
       let usable = made.filter { store.problem(of: $0, needing: [\.originalFile]) == nil }
       // The meme this picture is, as it is now, reopens for editing. A picture of an older
       // version or a 'preview --out' (same original, another recipe) starts a new draft on the
       // original: reopening a meme it is not would let 'share' overwrite that meme.
-      let same = usable.last {
-        $0.top == recipe.top && $0.bottom == recipe.bottom && $0.font == recipe.font
-          && $0.crop == recipe.crop
-      }
+      let same = usable.last { $0.recipe == recipe }
       if let meme = same ?? usable.last {
         console.line("\(Display.quoted(path)) was made by memesh (\(captions))")
         try edit(id: meme.id, recipe: recipe, asNewDraft: same == nil)
@@ -46,6 +45,12 @@ extension Shell {
       console.note(
         "\(Display.quoted(path)) was made by memesh (\(captions)) but its original is not in the "
           + "store; captioning the captioned picture")
+    case .newer(let version)?:
+      console.note(
+        "\(Display.quoted(path)) was made by a newer memesh (recipe version \(version); this one "
+          + "reads up to \(EmbeddedRecipe.currentVersion)); loading it as a plain picture")
+    case nil:
+      break
     }
     let wasEditing = state.editingID
     apply(.load(picture), label: "load \(picture.displayName)")
@@ -66,7 +71,7 @@ extension Shell {
   func setCaption(top: Bool, _ arguments: Arguments) throws {
     let which = top ? "top" : "bottom"
     guard !arguments.isEmpty else {
-      let current = top ? state.top : state.bottom
+      let current = top ? state.recipe.top : state.recipe.bottom
       console.line(
         current.isEmpty
           ? "\(which): \(top ? EditorState.topPlaceholder : EditorState.bottomPlaceholder) "
@@ -140,7 +145,7 @@ extension Shell {
   /// `font [NAME]`.
   func font(_ arguments: Arguments) throws {
     guard !arguments.isEmpty else {
-      console.line("font: \(state.font)")
+      console.line("font: \(state.recipe.font)")
       return
     }
     let info = try catalog.resolve(arguments.text)
@@ -163,7 +168,7 @@ extension Shell {
     func file(_ path: String) -> String {
       URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
-    let current = (try? catalog.resolve(state.font)).map { file($0.path) }
+    let current = (try? catalog.resolve(state.recipe.font)).map { file($0.path) }
     for font in fonts {
       try checkInterrupt("fonts")
       let marker = file(font.path) == current ? "*" : " "
@@ -191,7 +196,7 @@ extension Shell {
   /// `crop X Y W H`, `crop W:H`, `crop off`.
   func crop(_ arguments: Arguments) throws {
     guard !arguments.isEmpty else {
-      console.line("crop: \(state.crop)")
+      console.line("crop: \(state.recipe.crop)")
       return
     }
     let crop = try Crop(words: arguments.words)
@@ -255,10 +260,10 @@ extension Shell {
       ("width", size.map { String($0.width) } ?? ""),
       ("height", size.map { String($0.height) } ?? ""),
       ("format", picture?.format.rawValue ?? ""),
-      ("top", state.top),
-      ("bottom", state.bottom),
-      ("font", state.font),
-      ("crop", state.crop.description),
+      ("top", state.recipe.top),
+      ("bottom", state.recipe.bottom),
+      ("font", state.recipe.font),
+      ("crop", state.recipe.crop.description),
       ("unsaved changes", editor.hasUnsavedChanges ? "yes" : "no"),
       ("editing", state.editingID.map(String.init) ?? ""),
     ]
@@ -317,7 +322,7 @@ extension Shell {
       for warning in report.warnings { console.warning(warning) }
       console.picture(picture.text)
       // Named one by one (the line was 81 columns, and named both when one caption was set).
-      switch (state.top.isEmpty, state.bottom.isEmpty) {
+      switch (state.recipe.top.isEmpty, state.recipe.bottom.isEmpty) {
       case (true, true):
         console.line(
           "(placeholders TOP and BOTTOM are not drawn; 'top TEXT', 'bottom TEXT' set them)")
@@ -331,12 +336,13 @@ extension Shell {
     } else {
       view = .editor
       for warning in report.warnings { console.warning(warning) }
-      let rect = try state.crop.resolved(in: try picture.size)
+      let rect = try state.recipe.crop.resolved(in: try picture.size)
       console.line(
-        "preview: \(picture.displayName) \(rect.width)×\(rect.height), font \(state.font)"
-          + (state.crop == .off ? "" : ", crop \(state.crop)"))
-      console.line("top: " + captionOrPlaceholder(state.top, EditorState.topPlaceholder))
-      console.line("bottom: " + captionOrPlaceholder(state.bottom, EditorState.bottomPlaceholder))
+        "preview: \(picture.displayName) \(rect.width)×\(rect.height), font \(state.recipe.font)"
+          + (state.recipe.crop == .off ? "" : ", crop \(state.recipe.crop)"))
+      console.line("top: " + captionOrPlaceholder(state.recipe.top, EditorState.topPlaceholder))
+      console.line(
+        "bottom: " + captionOrPlaceholder(state.recipe.bottom, EditorState.bottomPlaceholder))
       if !parsed.switches.contains("--explain") {
         console.line("(\(noPicturesReason); 'preview --out FILE' writes the picture)")
       }

@@ -66,9 +66,9 @@ extension Shell {
     let captionLimit = windowColumns == nil ? 24 : 80
     var rows: [[String]] = memes.map { meme in
       [
-        String(meme.id), Display.cell(meme.top, limit: captionLimit),
-        Display.cell(meme.bottom, limit: captionLimit),
-        Display.cell(meme.font, limit: 16), "\(meme.width)×\(meme.height)",
+        String(meme.id), Display.cell(meme.recipe.top, limit: captionLimit),
+        Display.cell(meme.recipe.bottom, limit: captionLimit),
+        Display.cell(meme.recipe.font, limit: 16), "\(meme.width)×\(meme.height)",
         Self.tableDate(meme.created) + (meme.problem == nil ? "" : "  (damaged)"),
       ]
     }
@@ -90,8 +90,8 @@ extension Shell {
       }
       if narrowed {
         for (index, meme) in memes.enumerated() {
-          rows[index][1] = Display.cell(meme.top, limit: widths[1])
-          rows[index][2] = Display.cell(meme.bottom, limit: widths[2])
+          rows[index][1] = Display.cell(meme.recipe.top, limit: widths[1])
+          rows[index][2] = Display.cell(meme.recipe.bottom, limit: widths[2])
         }
       }
     }
@@ -174,8 +174,8 @@ extension Shell {
     try checkInterrupt("browse", "nothing was listed")
     let rows = memes.map { meme in
       [
-        String(meme.id), Display.escaped(meme.top), Display.escaped(meme.bottom),
-        Display.escaped(meme.font), String(meme.width), String(meme.height),
+        String(meme.id), Display.escaped(meme.recipe.top), Display.escaped(meme.recipe.bottom),
+        Display.escaped(meme.recipe.font), String(meme.width), String(meme.height),
         Self.internetDate(meme.created),
         meme.problem == nil ? Display.escaped(directory + "/" + meme.memeFile) : "",
       ].joined(separator: "\t")
@@ -235,8 +235,8 @@ extension Shell {
     // `key: value`, or `key:` alone for an empty value, as `info` writes them (no line ends in
     // a space).
     let facts: [(String, String)] = [
-      ("meme", String(meme.id)), ("top", meme.top), ("bottom", meme.bottom), ("font", meme.font),
-      ("crop", meme.crop.description),
+      ("meme", String(meme.id)), ("top", meme.recipe.top), ("bottom", meme.recipe.bottom),
+      ("font", meme.recipe.font), ("crop", meme.recipe.crop.description),
       ("size", "\(meme.width)×\(meme.height) \(meme.format.rawValue)"),
       ("source", meme.sourceName), ("created", formatter.string(from: meme.created)),
       ("modified", formatter.string(from: meme.modified)),
@@ -304,20 +304,14 @@ extension Shell {
     try checkInterrupt("edit", "the editor is unchanged")
     let picture = MemeRenderer.sourcePicture(
       path: meme.sourceName, bytes: bytes, decoded: decoded)
-    let top = recipe?.top ?? meme.top
-    let bottom = recipe?.bottom ?? meme.bottom
-    let font = recipe?.font ?? meme.font
-    let crop = recipe?.crop ?? meme.crop
+    let recipe = recipe ?? meme.recipe
     if asNewDraft {
       apply(
-        .edit(id: nil, picture: picture, top: top, bottom: bottom, font: font, crop: crop),
-        label: "load \(picture.displayName)")
+        .edit(id: nil, picture: picture, recipe: recipe), label: "load \(picture.displayName)")
       console.line("a new draft on meme \(id)'s original picture; 'share' saves a new meme")
       return
     }
-    apply(
-      .edit(id: id, picture: picture, top: top, bottom: bottom, font: font, crop: crop),
-      label: "edit \(id)")
+    apply(.edit(id: id, picture: picture, recipe: recipe), label: "edit \(id)")
     editor.markClean()
     console.line("editing meme \(id); 'share' updates it in place")
   }

@@ -74,7 +74,7 @@ extension Shell {
     // file as the meme's original (it checks the bytes, and writes them when it cannot link).
     editor.finishDraftSave()
     let newMeme = NewMeme(
-      top: state.top, bottom: state.bottom, font: state.font, crop: state.crop, format: format,
+      recipe: state.recipe, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
       originalSHA256: picture.sha256, original: try picture.originalBytes, rendered: rendered.data,
       thumbnail: rendered.thumbnail,

@@ -151,9 +151,11 @@ public final class Shell {
       guard settings.interactive else { return true }
       var what: [String] = []
       if let path = current.sourcePath { what.append(Display.quoted(path)) }
-      if !current.top.isEmpty { what.append("top \"\(Display.cell(current.top, limit: 30))\"") }
-      if !current.bottom.isEmpty {
-        what.append("bottom \"\(Display.cell(current.bottom, limit: 30))\"")
+      if !current.recipe.top.isEmpty {
+        what.append("top \"\(Display.cell(current.recipe.top, limit: 30))\"")
+      }
+      if !current.recipe.bottom.isEmpty {
+        what.append("bottom \"\(Display.cell(current.recipe.bottom, limit: 30))\"")
       }
       if let id = current.editingID { what.append("editing meme \(id)") }
       let summary = what.isEmpty ? "" : " (" + what.joined(separator: ", ") + ")"

@@ -1,19 +1,13 @@
 import Foundation
 import MemeCore
 
-/// One state of the editor as the draft keeps it: the captions, the font, the crop and which
-/// picture (by path and SHA-256 of its bytes, saved under `draft/images/<sha>`).
-public struct DraftStep: Codable, Equatable, Sendable {
+/// One state of the editor as the draft keeps it: the recipe and which picture (by path and
+/// SHA-256 of its bytes, saved under `draft/images/<sha>`).
+public struct DraftStep: Equatable, Sendable {
   /// What the change was, for `history` listings (`caption top`, `crop 16:9`…).
   public var label: String
-  /// The top caption as typed (empty: not set).
-  public var top: String
-  /// The bottom caption as typed (empty: not set).
-  public var bottom: String
-  /// A font name from the font catalog.
-  public var font: String
-  /// The crop, in the picture's displayed pixels.
-  public var crop: Crop
+  /// The crop, font and text boxes.
+  public var recipe: MemeRecipe
   /// The path the picture was loaded from (display only), nil before any `load`.
   public var sourcePath: String?
   /// Lowercase hex SHA-256 of the picture's bytes; the bytes are in the draft store.
@@ -22,18 +16,46 @@ public struct DraftStep: Codable, Equatable, Sendable {
   public var editingID: Int?
 
   public init(
-    label: String, top: String = "", bottom: String = "", font: String = "Anton",
-    crop: Crop = .off, sourcePath: String? = nil, sourceSHA256: String? = nil,
-    editingID: Int? = nil
+    label: String, recipe: MemeRecipe = .blank, sourcePath: String? = nil,
+    sourceSHA256: String? = nil, editingID: Int? = nil
   ) {
     self.label = label
-    self.top = top
-    self.bottom = bottom
-    self.font = font
-    self.crop = crop
+    self.recipe = recipe
     self.sourcePath = sourcePath
     self.sourceSHA256 = sourceSHA256
     self.editingID = editingID
+  }
+}
+
+extension DraftStep: Codable {
+  /// The step's own keys; the recipe's (`MemeRecipe.CodingKeys`) sit beside them, version 1's
+  /// `top` and `bottom` included.
+  enum CodingKeys: String, CodingKey {
+    case label, sourcePath, sourceSHA256, editingID
+    /// Boxes 1 and 2's text, written (never read) so that a memesh that reads only version 1
+    /// decodes the file far enough to see its version and refuse it, rather than take it for
+    /// damage and move it aside.
+    case top, bottom
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    label = try container.decode(String.self, forKey: .label)
+    recipe = try MemeRecipe(from: decoder)
+    sourcePath = try container.decodeIfPresent(String.self, forKey: .sourcePath)
+    sourceSHA256 = try container.decodeIfPresent(String.self, forKey: .sourceSHA256)
+    editingID = try container.decodeIfPresent(Int.self, forKey: .editingID)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    try recipe.encode(to: encoder)
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(label, forKey: .label)
+    try container.encodeIfPresent(sourcePath, forKey: .sourcePath)
+    try container.encodeIfPresent(sourceSHA256, forKey: .sourceSHA256)
+    try container.encodeIfPresent(editingID, forKey: .editingID)
+    try container.encode(recipe.top, forKey: .top)
+    try container.encode(recipe.bottom, forKey: .bottom)
   }
 }
 

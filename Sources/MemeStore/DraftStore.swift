@@ -41,8 +41,9 @@ public final class DraftStore: @unchecked Sendable {
   /// Says at exit that the last background save failed.
   private var exitReporter: (@Sendable (any Error) -> Void)?
 
-  /// The schema written in `draft.plist`.
-  static let currentVersion = 1
+  /// The schema written in `draft.plist`: 2 keeps each step's recipe as text boxes, 1 had a top
+  /// and a bottom caption (read as boxes 1 and 2).
+  static let currentVersion = 2
 
   /// Uses `directory` (created on the first save).
   public convenience init(directory: URL, fileSystem: any StoreFileSystem = POSIXFileSystem()) {
@@ -289,15 +290,18 @@ public final class DraftStore: @unchecked Sendable {
     if let bad = StoreIndex.malformedNumber(in: data) {
       throw damaged("a <\(bad)> holds something that is not a number")
     }
+    // The version first: a newer draft may not decode at all, and is refused, never moved.
+    if let version = try? PropertyListDecoder().decode(DraftFile.Version.self, from: data).version,
+      version > Self.currentVersion
+    {
+      throw StoreError.damagedDraft(
+        path: path, reason: "written by a newer memesh (version \(version))", movedTo: nil)
+    }
     let file: DraftFile
     do {
-      file = try PropertyListDecoder().decode(DraftFile.self, from: data)
+      file = try StoreIndex.plistDecoder().decode(DraftFile.self, from: data)
     } catch {
       throw damaged("not a draft plist")
-    }
-    guard file.version <= Self.currentVersion else {
-      throw StoreError.damagedDraft(
-        path: path, reason: "written by a newer memesh (version \(file.version))", movedTo: nil)
     }
     guard !file.steps.isEmpty, file.steps.indices.contains(file.current) else {
       throw damaged("its current step \(file.current) is out of range")
@@ -314,16 +318,9 @@ public final class DraftStore: @unchecked Sendable {
   /// What no memesh writes in a step: a caption past the typed limit, an impossible crop, an
   /// id out of range.
   static func numberProblem(in step: DraftStep) -> String? {
-    for text in [step.top, step.bottom]
-    where text.utf8.count > MemeRecipe.maximumCaptionCharacters
-      && text.count > MemeRecipe.maximumCaptionCharacters
-    {
-      return "a caption is longer than \(MemeRecipe.maximumCaptionCharacters) characters"
-    }
-    if step.font.utf8.count > 1024 || (step.sourcePath?.utf8.count ?? 0) > 65536 {
+    if (step.sourcePath?.utf8.count ?? 0) > 65536 {
       return "a name is longer than memesh writes"
     }
-    if !StoreIndex.cropIsPossible(step.crop) { return "a crop is out of range" }
     if let id = step.editingID, !(1...maximumMemeID).contains(id) {
       return "meme id \(id) is out of range"
     }
@@ -434,4 +431,9 @@ private struct DraftFile: Codable {
   var version: Int
   var steps: [DraftStep]
   var current: Int
+
+  /// The version alone, read before the rest.
+  struct Version: Decodable {
+    var version: Int
+  }
 }

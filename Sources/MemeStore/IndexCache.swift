@@ -17,8 +17,8 @@ import MemeCore
 ///   mismatch, parsed and checked. A cache that fails to decode is a miss.
 enum IndexCache {
   static let magic: [UInt8] = Array("MEMESHIX".utf8)
-  /// Bump when the layout changes.
-  static let formatVersion: UInt64 = 2
+  /// Bump when the layout changes (3: a meme's recipe is its font, crop and text boxes).
+  static let formatVersion: UInt64 = 3
 
   /// Byte offsets of the header's words (after the 8-byte magic).
   enum Field: Int {
@@ -231,12 +231,32 @@ private struct ByteWriter {
     bytes.append(contentsOf: utf8)
   }
 
+  mutating func append(_ value: Double) {
+    append(value.bitPattern)
+  }
+
+  mutating func append(_ recipe: MemeRecipe) {
+    append(recipe.font)
+    append(recipe.crop.description)
+    append(recipe.boxes.count)
+    for box in recipe.boxes {
+      append(box.text)
+      append(box.placement.description)
+      append(box.alignment.rawValue)
+      append(box.textCase.rawValue)
+      append(box.fill.description)
+      append(box.outline.description)
+      append(box.font == nil ? 0 : 1)
+      append(box.font ?? "")
+      append(box.angle)
+      append(box.start)
+      append(box.stop)
+    }
+  }
+
   mutating func append(_ meme: Meme) {
     append(meme.id)
-    append(meme.top)
-    append(meme.bottom)
-    append(meme.font)
-    append(meme.crop.description)
+    append(meme.recipe)
     append(meme.created)
     append(meme.modified)
     append(meme.width)
@@ -282,17 +302,47 @@ private struct ByteReader {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  mutating func double() -> Double? {
+    integer().map { Double(bitPattern: $0) }
+  }
+
+  /// A recipe, with the checks `MemeRecipe`'s and `TextBox`'s decoders make.
+  mutating func recipe() -> MemeRecipe? {
+    guard let font = string(), font.utf8.count <= MemeRecipe.maximumFontNameBytes,
+      let cropText = string(), let crop = Crop(stored: cropText), crop.isWithinLimits,
+      let count = int(), (0...MemeRecipe.maximumBoxes).contains(count)
+    else { return nil }
+    var boxes: [TextBox] = []
+    for _ in 0..<count {
+      guard let text = string(), text.count <= TextBox.maximumCharacters,
+        let at = string(), let placement = TextPlacement(stored: at),
+        let align = string(), let alignment = TextAlignment(rawValue: align),
+        let caseName = string(), let textCase = TextCase(rawValue: caseName),
+        let color = string(), let fill = TextColor(parsing: color),
+        let outlineName = string(), let outline = TextOutline(parsing: outlineName),
+        let hasFont = integer(), let boxFont = string(),
+        let angle = double(), let start = double(), let stop = double()
+      else { return nil }
+      let box = TextBox(
+        text: text, placement: placement, alignment: alignment, textCase: textCase, fill: fill,
+        outline: outline, font: hasFont == 1 ? boxFont : nil, angle: angle, start: start,
+        stop: stop)
+      guard box.hasPossibleNumbers else { return nil }
+      boxes.append(box)
+    }
+    return MemeRecipe(font: font, crop: crop, boxes: boxes)
+  }
+
   mutating func meme() -> Meme? {
-    guard let id = int(), let top = string(), let bottom = string(), let font = string(),
-      let cropText = string(), let crop = Crop(stored: cropText), let created = date(),
+    guard let id = int(), let recipe = recipe(), let created = date(),
       let modified = date(), let width = int(), let height = int(),
       let formatText = string(), let format = ImageFormat(rawValue: formatText),
       let sourceName = string(), let sha = string(), let originalFile = string(),
       let memeFile = string(), let thumbnailFile = string()
     else { return nil }
     return Meme(
-      id: id, top: top, bottom: bottom, font: font, crop: crop, created: created,
-      modified: modified, width: width, height: height, format: format, sourceName: sourceName,
+      id: id, recipe: recipe, created: created, modified: modified, width: width, height: height,
+      format: format, sourceName: sourceName,
       originalSHA256: sha, originalFile: originalFile, memeFile: memeFile,
       thumbnailFile: thumbnailFile)
   }

@@ -54,9 +54,8 @@ extension MemeStore {
         try files.write(meme.thumbnail, to: inside(thumbnailName), synchronizingDirectory: false)
         let date = now()
         let added = Meme(
-          id: id, top: meme.top, bottom: meme.bottom, font: meme.font, crop: meme.crop,
-          created: date, modified: date, width: meme.width, height: meme.height,
-          format: meme.format, sourceName: meme.sourceName,
+          id: id, recipe: meme.recipe, created: date, modified: date, width: meme.width,
+          height: meme.height, format: meme.format, sourceName: meme.sourceName,
           originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
           memeFile: memeName, thumbnailFile: thumbnailName)
         try files.write(
@@ -112,9 +111,8 @@ extension MemeStore {
         try files.write(meme.rendered, to: path(memeName), synchronizingDirectory: false)
         try files.write(meme.thumbnail, to: path(thumbnailName), synchronizingDirectory: false)
         let updated = Meme(
-          id: id, top: meme.top, bottom: meme.bottom, font: meme.font, crop: meme.crop,
-          created: old.created, modified: max(now(), old.modified), width: meme.width,
-          height: meme.height, format: meme.format, sourceName: meme.sourceName,
+          id: id, recipe: meme.recipe, created: old.created, modified: max(now(), old.modified),
+          width: meme.width, height: meme.height, format: meme.format, sourceName: meme.sourceName,
           originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
           memeFile: memeName, thumbnailFile: thumbnailName)
         try files.synchronizeDirectory(folder)
@@ -252,8 +250,19 @@ extension MemeStore {
 
   /// Writes the index atomically; if that fails after the rename (a failed directory fsync),
   /// puts the previous index back so the store is as before. Returns the index now on disk.
+  /// An index of an older schema is written in this one, once the older file is kept beside it
+  /// (`keepOlderIndex`).
   @discardableResult
   func commit(_ index: StoreIndex, replacing previous: LoadedIndex) throws -> LoadedIndex {
+    var index = index
+    index.version = StoreIndex.currentVersion
+    if let older = previous.xml, previous.index.version < StoreIndex.currentVersion {
+      do {
+        try keepOlderIndex(older, version: previous.index.version)
+      } catch {
+        throw CommitFailure(error: error, landed: false)
+      }
+    }
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
     let xml: Data
@@ -287,6 +296,28 @@ extension MemeStore {
     let loaded = LoadedIndex(index: index, xml: xml, xmlHash: hash, parsed: true)
     rememberIndex(loaded)
     return loaded
+  }
+
+  /// Saves the bytes of an index of an older schema `version` as `index.v<version>.plist` beside
+  /// the index (`index.v1-2.plist` … when that name is taken: nothing is overwritten), before
+  /// the first index of the current schema replaces it. An older memesh can then be given its
+  /// store back by hand.
+  func keepOlderIndex(_ xml: Data, version: Int) throws {
+    let folder = (indexPath as NSString).deletingLastPathComponent
+    for attempt in 1...1000 {
+      let name = "index.v\(version)" + (attempt == 1 ? "" : "-\(attempt)") + ".plist"
+      guard files.kind(folder + "/" + name) == .missing else { continue }
+      try files.write(xml, to: folder + "/" + name)
+      return
+    }
+    throw StoreError.fileSystem(
+      action: "keep", path: folder + "/index.v\(version).plist",
+      reason: "a thousand older indexes are kept there already")
+  }
+
+  /// Whether `name` is an older index `keepOlderIndex` kept.
+  static func isKeptIndex(_ name: String) -> Bool {
+    name.hasPrefix("index.v") && name.hasSuffix(".plist")
   }
 
   /// Makes a folder rename durable; on failure moves it back and rethrows.

@@ -33,7 +33,7 @@ extension MemeStore {
     guard let data = try? files.read(folder + "/" + Self.recordName, limit: Self.maximumRecordSize),
       StoreIndex.nestingDepth(of: data) <= StoreIndex.maximumNesting,
       StoreIndex.malformedNumber(in: data) == nil,
-      let record = try? PropertyListDecoder().decode(MemeRecord.self, from: data),
+      let record = try? StoreIndex.plistDecoder().decode(MemeRecord.self, from: data),
       record.version <= StoreIndex.currentVersion, record.meme.id == id,
       (try? StoreIndex.checkNumbers(of: record.meme)) != nil
     else { return nil }

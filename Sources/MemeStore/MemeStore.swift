@@ -5,10 +5,8 @@ import MemeSystem
 /// What a share hands the store: the recipe and the three files' bytes, and where the original's
 /// bytes already are on disk, if anywhere.
 public struct NewMeme: Sendable {
-  public var top: String
-  public var bottom: String
-  public var font: String
-  public var crop: Crop
+  /// The crop, font and text boxes.
+  public var recipe: MemeRecipe
   public var format: ImageFormat
   public var width: Int
   public var height: Int
@@ -23,14 +21,11 @@ public struct NewMeme: Sendable {
   public var originalFile: String?
 
   public init(
-    top: String, bottom: String, font: String, crop: Crop, format: ImageFormat, width: Int,
-    height: Int, sourceName: String, originalSHA256: String, original: Data, rendered: Data,
-    thumbnail: Data, originalFile: String? = nil
+    recipe: MemeRecipe, format: ImageFormat, width: Int, height: Int, sourceName: String,
+    originalSHA256: String, original: Data, rendered: Data, thumbnail: Data,
+    originalFile: String? = nil
   ) {
-    self.top = top
-    self.bottom = bottom
-    self.font = font
-    self.crop = crop
+    self.recipe = recipe
     self.format = format
     self.width = width
     self.height = height
@@ -195,7 +190,7 @@ public final class MemeStore: @unchecked Sendable {
     let own: Set<String> = ["trash", ".lock", ".index.cache", "index.plist"]
     return entries.sorted().first { entry in
       !own.contains(entry) && memeID(folderName: entry) == nil
-        && !entry.hasPrefix(DurableFiles.temporaryPrefix)
+        && !entry.hasPrefix(DurableFiles.temporaryPrefix) && !isKeptIndex(entry)
     }
   }
 

@@ -5,7 +5,10 @@ import MemeCore
 /// The store's index as saved in `index.plist` (XML): every meme, the trash, and the id counter.
 struct StoreIndex: Equatable, Sendable {
   /// The schema this memesh writes; a newer one is refused (read-only), never overwritten.
-  static let currentVersion = 1
+  /// Version 2 keeps each meme's recipe as text boxes (`MemeRecipe`); version 1 had a top and a
+  /// bottom caption, read as boxes 1 and 2. A version-1 index is kept beside the first version-2
+  /// one written over it (`MemeStore.keepOlderIndex`).
+  static let currentVersion = 2
 
   var version: Int = StoreIndex.currentVersion
   /// The next id to hand out; only grows, also across deletes.
@@ -75,7 +78,7 @@ extension StoreIndex {
     }
     var index: StoreIndex
     do {
-      index = try PropertyListDecoder().decode(StoreIndex.self, from: data)
+      index = try plistDecoder().decode(StoreIndex.self, from: data)
     } catch let newer as NewerIndexVersion {
       throw IndexDamage(
         "written by a newer memesh (schema version \(newer.version); this one reads up to "
@@ -87,6 +90,14 @@ extension StoreIndex {
     }
     try index.check()
     return index
+  }
+
+  /// The decoder of memesh's own plists (index, records, draft): text longer than memesh keeps
+  /// is damage there, not cut.
+  static func plistDecoder() -> PropertyListDecoder {
+    let decoder = PropertyListDecoder()
+    decoder.userInfo[TextBox.refusesLongText] = true
+    return decoder
   }
 
   /// Rejects what no memesh writes (duplicate ids, numbers out of range) and repairs the counter
@@ -125,25 +136,12 @@ extension StoreIndex {
     guard (1...maximumSide).contains(meme.width), (1...maximumSide).contains(meme.height) else {
       throw IndexDamage("meme \(meme.id) has an impossible size \(meme.width)×\(meme.height)")
     }
-    guard cropIsPossible(meme.crop) else {
+    guard meme.recipe.crop.isWithinLimits else {
       throw IndexDamage("meme \(meme.id) has an impossible crop")
     }
-    for text in [meme.top, meme.bottom, meme.font, meme.sourceName, meme.originalSHA256]
+    for text in [meme.recipe.font, meme.sourceName, meme.originalSHA256]
     where text.utf8.count > maximumTextBytes {
       throw IndexDamage("meme \(meme.id) has a text longer than memesh writes")
-    }
-  }
-
-  /// Whether every number of `crop` lies in what a picture can have.
-  static func cropIsPossible(_ crop: Crop) -> Bool {
-    let sides = 1...maximumSide
-    switch crop {
-    case .off: return true
-    case .rect(let rect):
-      return (0...maximumSide).contains(rect.x) && (0...maximumSide).contains(rect.y)
-        && sides.contains(rect.width) && sides.contains(rect.height)
-    case .aspect(let width, let height):
-      return sides.contains(width) && sides.contains(height)
     }
   }
 

@@ -73,7 +73,7 @@ extension TemplateRecord: Codable {
     let font = try container.decodeIfPresent(String.self, forKey: .font)
     let cropText = try container.decode(String.self, forKey: .crop)
     guard let crop = try? Crop(words: cropText.split(separator: " ").map(String.init)),
-      StoreIndex.cropIsPossible(crop)
+      crop.isWithinLimits
     else { throw IndexDamage("an impossible crop '\(cropText.prefix(40))'") }
     let pictureFile = try container.decode(String.self, forKey: .pictureFile)
     let format = try container.decode(ImageFormat.self, forKey: .format)

@@ -77,7 +77,7 @@ import Testing
     // Still the same picture, and still memesh's recipe.
     let decoded = try ImageCodec.decode(output.data, name: "meme")
     #expect(decoded.warnings.isEmpty)
-    #expect(decoded.recipe?.top == "Top")
+    #expect(decoded.recipe?.embedded?.recipe.top == "Top")
     // The bottom half has no caption: blue on the left, yellow on the right.
     #expect(decoded.image[8, 18].distance(to: Quadrants.blue) < 40)
     #expect(decoded.image[24, 18].distance(to: Quadrants.yellow) < 40)

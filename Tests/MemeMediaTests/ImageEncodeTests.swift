@@ -77,25 +77,27 @@ import Testing
 
   @Test(arguments: ImageFormat.writable)
   func recipeSurvivesARoundTrip(_ format: ImageFormat) throws {
-    let recipe = MemeRecipe(
-      top: "ÇA VA 🐱 <&amp;>", bottom: "line \"two\"", font: "Anton", crop: .aspect(width: 16, height: 9),
+    let recipe = EmbeddedRecipe(
+      recipe: MemeRecipe(
+        top: "ÇA VA 🐱 <&amp;>", bottom: "line \"two\"", font: "Anton",
+        crop: .aspect(width: 16, height: 9)),
       originalSHA256: String(repeating: "ab", count: 32))
     let data = try ImageCodec.encode(
       Self.opaque, as: format, settings: EncodeSettings(recipe: recipe))
-    #expect(try ImageCodec.decode(data, name: "r").recipe == recipe)
+    #expect(try ImageCodec.decode(data, name: "r").recipe == .recipe(recipe))
     #expect(
       try ImageCodec.decode(try ImageCodec.encode(Self.opaque, as: format), name: "r").recipe
         == nil)
   }
 
   @Test func recipeAfterTheImageDataIsFound() throws {
-    let recipe = MemeRecipe(
-      top: "A", bottom: "B", font: "Anton", crop: .off, originalSHA256: "00")
+    let recipe = EmbeddedRecipe(
+      recipe: MemeRecipe(top: "A", bottom: "B"), originalSHA256: "00")
     let text = Array("memesh:recipe".utf8) + [0, 0, 0, 0, 0] + Array(recipe.encoded().utf8)
     let png = PNGChunk.beforeEnd(
       try ImageFixtures.data("rgba-5x3.png"), PNGChunk.make("iTXt", text))
     let decoded = try ImageCodec.decode(png, name: "late.png")
-    #expect(decoded.recipe == recipe)
+    #expect(decoded.recipe == .recipe(recipe))
     #expect(decoded.warnings.isEmpty)
   }
 

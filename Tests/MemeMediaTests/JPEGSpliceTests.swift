@@ -127,7 +127,7 @@ import Testing
     let decoded = try ImageCodec.decode(output.data, name: "meme")
     #expect(decoded.image.size == size)
     #expect(ImageCodec.iccProfile(of: output.data) == nil)
-    let recipe = try #require(decoded.recipe)
+    let recipe = try #require(decoded.recipe?.embedded?.recipe)
     #expect(recipe.top == top && recipe.bottom == bottom && recipe.crop == crop)
   }
 
@@ -244,7 +244,8 @@ import Testing
     let memePath = directory.appendingPathComponent("meme.jpg").path
     try meme.data.write(to: URL(fileURLWithPath: memePath))
     let (reopened, memeFacts) = try MemeRenderer.loadForEditing(path: memePath)
-    #expect(memeFacts.recipe?.top == "reopen" && memeFacts.recipe?.bottom == "me")
+    let reopenedRecipe = memeFacts.recipe?.embedded?.recipe
+    #expect(reopenedRecipe?.top == "reopen" && reopenedRecipe?.bottom == "me")
     #expect(!reopened.isDecoded)
     // Cut short: decoded at once, as before, with libjpeg's warning.
     let cut = directory.appendingPathComponent("cut.jpg").path

@@ -178,9 +178,11 @@ import Testing
     let recipe = try decode(output.data).recipe
     #expect(
       recipe
-        == MemeRecipe(
-          top: "Top", bottom: "Bottom", font: "Anton", crop: .aspect(width: 1, height: 1),
-          originalSHA256: "abc123"))
+        == .recipe(
+          EmbeddedRecipe(
+            recipe: MemeRecipe(
+              top: "Top", bottom: "Bottom", font: "Anton", crop: .aspect(width: 1, height: 1)),
+            originalSHA256: "abc123")))
   }
 
   @Test(arguments: [(1, 1), (1, 200), (200, 1), (3, 70), (70, 3)])

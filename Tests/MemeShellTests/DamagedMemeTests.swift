@@ -71,7 +71,7 @@ import Testing
     #expect(errors("share") == nil)
     let repaired = try session.store.meme(id: 1)
     #expect(repaired.problem == nil)
-    #expect(repaired.top == "kept")
+    #expect(repaired.recipe.top == "kept")
   }
 
   /// 'undo' brings back a deleted meme whose files were removed from the trash meanwhile: the

@@ -55,8 +55,8 @@ import Testing
     #expect(first.run(line: "redo"))
 
     let (restored, _) = makeShell(home: home)
-    #expect(restored.state.top == "first")
-    #expect(restored.state.bottom == "second")
+    #expect(restored.state.recipe.top == "first")
+    #expect(restored.state.recipe.bottom == "second")
     #expect(restored.prompt == "memesh:edit rotated.jpg> ")
     // Nothing is read or decoded until a command needs the bytes or the pixels.
     #expect(restored.editor.history.steps.all.allSatisfy { $0.state.picture?.hasBytes != true })
@@ -147,7 +147,7 @@ import Testing
 
     let (restored, capture) = makeShell(home: home)
     #expect(capture.drain().isEmpty)
-    #expect(restored.state.bottom == "second")
+    #expect(restored.state.recipe.bottom == "second")
     // The first command that needs the pixels finds the damage: the draft is dropped as it would
     // have been at start, and the command runs on the blank editor.
     #expect(!restored.run(line: "preview"))
@@ -185,7 +185,7 @@ import Testing
     #expect(kept.run(line: "top again"))
     #expect(kept.run(line: "undo"))
     let (third, thirdCapture) = makeShell(home: home)
-    #expect(third.state.bottom == "second")
+    #expect(third.state.recipe.bottom == "second")
     #expect(thirdCapture.drain().isEmpty)
     #expect(kept.run(line: "share file '\(outputs.path)/kept.png'"))
     #expect(keptCapture.drain().allSatisfy { $0.stream != .error })

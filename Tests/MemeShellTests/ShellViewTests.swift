@@ -72,11 +72,11 @@ import Testing
     // A script restores it silently; a person at a terminal gets a one-line note, under the
     // banner.
     let (scripted, scriptedCapture) = makeShell(home: home)
-    #expect(scripted.state.top == "again")
+    #expect(scripted.state.recipe.top == "again")
     #expect(scriptedCapture.drain().isEmpty)
     let (next, capture) = makeShell(home: home, interactive: true)
     #expect(next.view == .editor)
-    #expect(next.state.top == "again")
+    #expect(next.state.recipe.top == "again")
     #expect(capture.drain().isEmpty)
     next.greet()
     let greeting = capture.drain().map(\.text)

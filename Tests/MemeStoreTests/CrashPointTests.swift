@@ -55,7 +55,7 @@ typealias CrashingFileSystem = CutShortFileOperations
       _ = try store.add(FakeMeme.make(top: "NEXT", bottom: ""))
       let memes = try store.memes()
       #expect(try Self.memeFolders(scratch) == Set(memes.map(\.id)), "after \(survive) calls")
-      #expect(memes.filter { $0.top == "NEXT" }.count == 1)
+      #expect(memes.filter { $0.recipe.top == "NEXT" }.count == 1)
       #expect(memes.count == memesBefore + 1 || memes.count == memesBefore + 2)
       for meme in memes {
         #expect(FakeMeme.filesMatch(meme, in: store), "after \(survive) calls: meme \(meme.id)")

@@ -49,10 +49,10 @@ import MemeSystem
       bytes: { xml in
         Data(
           String(decoding: xml, as: UTF8.self).replacingOccurrences(
-            of: "<key>version</key>\n\t<integer>1</integer>",
-            with: "<key>version</key>\n\t<integer>7</integer>"
+            of: "<key>version</key>\n\t<integer>2</integer>",
+            with: "<key>version</key>\n\t<integer>3</integer>"
           ).utf8)
-      }, expected: "newer memesh (schema version 7"),
+      }, expected: "newer memesh (schema version 3; this one reads up to 2)"),
     Damage(
       name: "deep nesting",
       bytes: { _ in
@@ -229,7 +229,7 @@ import MemeSystem
     // The memes are taken back from their own records, with a note; no id is reused.
     let reopened = try MemeStore(directory: scratch.memes)
     #expect(reopened.notice?.hasPrefix("store: took back memes 1, 2, 3") == true)
-    #expect(try reopened.memes().map(\.top) == ["1", "2", "3"])
+    #expect(try reopened.memes().map(\.recipe.top) == ["1", "2", "3"])
     #expect(try reopened.add(FakeMeme.make(top: "NEW", bottom: "")).id == 4)
     #expect(FileKind(path: scratch.path + "/3/meme.png") != .missing)
   }

@@ -13,7 +13,9 @@ import MemeSystem
 
   static func step(_ label: String, top: String = "", sha: String? = catSHA) -> DraftStep {
     DraftStep(
-      label: label, top: top, bottom: "BOTTOM", font: "Oswald", crop: .aspect(width: 16, height: 9),
+      label: label,
+      recipe: MemeRecipe(
+        top: top, bottom: "BOTTOM", font: "Oswald", crop: .aspect(width: 16, height: 9)),
       sourcePath: sha == nil ? nil : "/photos/cat.jpg", sourceSHA256: sha, editingID: 3)
   }
 
@@ -264,7 +266,8 @@ import MemeSystem
     defer { scratch.cleanUp() }
     let home = scratch.url.appendingPathComponent("home")
     let theirs = home.appendingPathComponent("draft")
-    let document = DraftDocument(steps: [DraftStep(label: "top", top: "THEIRS")], current: 0)
+    let document = DraftDocument(
+      steps: [DraftStep(label: "top", recipe: MemeRecipe(top: "THEIRS", bottom: ""))], current: 0)
     try DraftStore(directory: theirs).save(document)
     // The other session: its lock on draft/.session, held as a running memesh holds it.
     let other = open(theirs.path + "/.session", O_RDWR | O_CREAT, 0o600)
@@ -273,7 +276,9 @@ import MemeSystem
     #expect(mine.directory.lastPathComponent == "draft-2")
     #expect(mine.notice?.contains("another memesh session is editing the draft") == true)
     #expect(try mine.load() == nil)
-    try mine.save(DraftDocument(steps: [DraftStep(label: "top", top: "MINE")], current: 0))
+    try mine.save(
+      DraftDocument(
+        steps: [DraftStep(label: "top", recipe: MemeRecipe(top: "MINE", bottom: ""))], current: 0))
     try mine.clear()
     #expect(try DraftStore(directory: theirs).load() == document)
     close(other)
@@ -300,8 +305,10 @@ import MemeSystem
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
     let drafts = DraftStore(directory: scratch.url.appendingPathComponent("d"))
-    let bomb = String(repeating: "A", count: MemeRecipe.maximumCaptionCharacters + 1)
-    try drafts.save(DraftDocument(steps: [DraftStep(label: "top", top: bomb)], current: 0))
+    let bomb = String(repeating: "A", count: TextBox.maximumCharacters + 1)
+    try drafts.save(
+      DraftDocument(
+        steps: [DraftStep(label: "top", recipe: MemeRecipe(top: bomb, bottom: ""))], current: 0))
     #expect(throws: StoreError.self) { try DraftStore(directory: drafts.directory).load() }
   }
 }

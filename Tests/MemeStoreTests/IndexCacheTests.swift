@@ -53,7 +53,7 @@ import MemeSystem
       Issue.record("an index changed seconds ago was taken on the cache's word")
       return
     }
-    #expect(try reader.meme(id: 1).top == "FRESH")
+    #expect(try reader.meme(id: 1).recipe.top == "FRESH")
   }
 
   @Test func aSettledIndexIsServedFromTheCacheRecordByRecord() throws {
@@ -67,7 +67,7 @@ import MemeSystem
       return
     }
     let expected = try xmlIndex(scratch)
-    #expect(try store.memes().map(\.top) == ["ONE", "THREE"])
+    #expect(try store.memes().map(\.recipe.top) == ["ONE", "THREE"])
     #expect(try store.meme(id: 3) == expected.memes[1])
     #expect(throws: StoreError.self) { try store.meme(id: 2) }
     #expect(try store.deletedMemes() == expected.trash.map(\.meme))
@@ -94,15 +94,15 @@ import MemeSystem
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
     let store = try trustedStore(scratch)
-    #expect(try store.meme(id: 1).top == "ONE")  // remembered from the cache
+    #expect(try store.meme(id: 1).recipe.top == "ONE")  // remembered from the cache
     let xml = try String(contentsOf: store.indexURL, encoding: .utf8)
     try xml.replacingOccurrences(of: "<string>ONE</string>", with: "<string>UNO</string>")
       .write(to: store.indexURL, atomically: false, encoding: .utf8)
-    #expect(try store.meme(id: 1).top == "UNO")
+    #expect(try store.meme(id: 1).recipe.top == "UNO")
     let reopened = MemeStore(
       directory: scratch.memes, fileSystem: POSIXFileSystem(), settleTime: Self.settleTime)
-    #expect(try reopened.meme(id: 1).top == "UNO")
-    #expect(try reopened.memes().map(\.top) == ["UNO", "THREE"])
+    #expect(try reopened.meme(id: 1).recipe.top == "UNO")
+    #expect(try reopened.memes().map(\.recipe.top) == ["UNO", "THREE"])
   }
 
   @Test func aShareByAnotherProcessIsSeen() throws {
@@ -114,15 +114,15 @@ import MemeSystem
     let other = try TortureProcess(torture, ["share", scratch.path, "1", "OTHER"])
     let result = other.finish()
     #expect(result.status == 0, "\(result.errors)")
-    #expect(try store.memes().map(\.top) == ["ONE", "THREE", "OTHER 0"])
-    #expect(try store.meme(id: 4).top == "OTHER 0")
+    #expect(try store.memes().map(\.recipe.top) == ["ONE", "THREE", "OTHER 0"])
+    #expect(try store.meme(id: 4).recipe.top == "OTHER 0")
   }
 
   @Test func damageAfterTheCacheWasTrustedIsDetected() throws {
     let scratch = try Scratch()
     defer { scratch.cleanUp() }
     let store = try trustedStore(scratch)
-    #expect(try store.meme(id: 1).top == "ONE")
+    #expect(try store.meme(id: 1).recipe.top == "ONE")
     let size = try Data(contentsOf: store.indexURL).count
     try Data(repeating: 0x41, count: size).write(to: store.indexURL)  // same size, in place
     #expect(throws: StoreError.self) { try store.meme(id: 1) }
@@ -150,6 +150,6 @@ import MemeSystem
     let store = MemeStore(
       directory: scratch.memes, fileSystem: POSIXFileSystem(), settleTime: Self.settleTime)
     #expect(try store.meme(id: 1) == expected.memes[0])
-    #expect(try store.memes().map(\.top) == ["ONE", "THREE"])
+    #expect(try store.memes().map(\.recipe.top) == ["ONE", "THREE"])
   }
 }

@@ -69,10 +69,10 @@ import MemeSystem
     #expect(edited.id == first.id)
     #expect(edited.created == first.created)
     #expect(edited.modified == first.modified.addingTimeInterval(90))
-    #expect(edited.top == "AFTER")
+    #expect(edited.recipe.top == "AFTER")
     #expect(FakeMeme.filesMatch(edited, in: store))
     let reopened = try MemeStore(directory: scratch.memes)
-    #expect(try reopened.memes().map(\.top) == ["AFTER", "OTHER"])
+    #expect(try reopened.memes().map(\.recipe.top) == ["AFTER", "OTHER"])
     #expect(try reopened.meme(id: first.id) == edited)
     // The superseded rendering is gone; the folder holds the three named files and its record.
     let folder = try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/1")
@@ -143,7 +143,7 @@ import MemeSystem
     _ = try store.add(FakeMeme.make(top: "CAT 1", bottom: "", sha: cat))
     _ = try store.add(FakeMeme.make(top: "DOG", bottom: "", sha: dog))
     _ = try store.add(FakeMeme.make(top: "CAT 2", bottom: "", sha: cat.uppercased()))
-    #expect(try store.memes(withOriginalSHA256: cat).map(\.top) == ["CAT 1", "CAT 2"])
+    #expect(try store.memes(withOriginalSHA256: cat).map(\.recipe.top) == ["CAT 1", "CAT 2"])
     #expect(try store.memes(withOriginalSHA256: String(repeating: "e", count: 64)).isEmpty)
   }
 
@@ -152,12 +152,12 @@ import MemeSystem
     defer { scratch.cleanUp() }
     let store = try MemeStore(directory: scratch.memes)
     _ = try store.add(FakeMeme.make(top: "ALPHA", bottom: ""))
-    #expect(try store.memes().map(\.top) == ["ALPHA"])  // memory copy and cache now hold ALPHA
+    #expect(try store.memes().map(\.recipe.top) == ["ALPHA"])  // memory copy and cache now hold ALPHA
     let xml = try String(contentsOf: store.indexURL, encoding: .utf8)
     try xml.replacingOccurrences(of: "ALPHA", with: "OMEGA")
       .write(to: store.indexURL, atomically: false, encoding: .utf8)
-    #expect(try store.memes().map(\.top) == ["OMEGA"])
-    #expect(try MemeStore(directory: scratch.memes).memes().map(\.top) == ["OMEGA"])
+    #expect(try store.memes().map(\.recipe.top) == ["OMEGA"])
+    #expect(try MemeStore(directory: scratch.memes).memes().map(\.recipe.top) == ["OMEGA"])
   }
 
   @Test func aGarbledCacheIsIgnored() throws {
@@ -220,7 +220,7 @@ import MemeSystem
     #expect(notice.contains("took back meme 2"), "\(notice)")
     #expect(notice.contains("took the versions of meme 1"), "\(notice)")
     let memes = try reopened.memes()
-    #expect(memes.map(\.top) == ["ONE EDITED", "TWO"])
+    #expect(memes.map(\.recipe.top) == ["ONE EDITED", "TWO"])
     #expect(memes.allSatisfy { $0.problem == nil && FakeMeme.filesMatch($0, in: reopened) })
     #expect(memes.first == edited && memes.last == two)
     // Meme 3 is in the trash folder, which the old index never knew: kept, its id not reused.
@@ -263,7 +263,7 @@ import MemeSystem
     let next = try MemeStore(directory: scratch.memes)
     _ = try next.add(FakeMeme.make(top: "FOUR", bottom: ""))
     let memes = try MemeStore(directory: scratch.memes).memes()
-    #expect(memes.map(\.top) == ["ONE", "TWO", "THREE", "FOUR"])
+    #expect(memes.map(\.recipe.top) == ["ONE", "TWO", "THREE", "FOUR"])
     #expect(memes.allSatisfy { $0.problem == nil })
   }
 

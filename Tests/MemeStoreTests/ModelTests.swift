@@ -115,7 +115,7 @@ struct ModelRun {
         let back = try store.undoDelete()
         if let id = model.trash.popLast() {
           if back?.id != id { failures.append("undo brought back \(back?.id ?? 0), not \(id)") }
-          model.live[id] = back?.top
+          model.live[id] = back?.recipe.top
           touched = id
         } else if back != nil {
           failures.append("undo brought back \(back?.id ?? 0) from an empty trash")
@@ -125,7 +125,8 @@ struct ModelRun {
       }
     case .draftSave:
       let top = nextCaption()
-      let document = DraftDocument(steps: [DraftStep(label: "caption top", top: top)], current: 0)
+      let step = DraftStep(label: "caption top", recipe: MemeRecipe(top: top, bottom: ""))
+      let document = DraftDocument(steps: [step], current: 0)
       do {
         try drafts[session].save(document)
         model.drafts[session] = top
@@ -201,7 +202,7 @@ struct ModelRun {
 
   /// The top caption meme `id` had when deleted.
   func lastTop(of id: Int) -> String? {
-    (try? sessions[0].deletedMemes())?.first { $0.id == id }?.top
+    (try? sessions[0].deletedMemes())?.first { $0.id == id }?.recipe.top
   }
 
   mutating func randomLive() -> Int? {
@@ -223,7 +224,7 @@ struct ModelRun {
       directory: home.appendingPathComponent("memes"), fileSystem: POSIXFileSystem(),
       trashLimit: Self.trashLimit)
     var seen = StoreModel()
-    for meme in (try? store.memes()) ?? [] { seen.live[meme.id] = meme.top }
+    for meme in (try? store.memes()) ?? [] { seen.live[meme.id] = meme.recipe.top }
     seen.trash = ((try? store.deletedMemes()) ?? []).map(\.id)
     seen.nextID = (try? store.currentForWriting().index.nextID) ?? 0
     return seen
@@ -242,7 +243,7 @@ struct ModelRun {
     }
     var live: [Int: String] = [:]
     for meme in memes {
-      live[meme.id] = meme.top
+      live[meme.id] = meme.recipe.top
       if let problem = meme.problem { failures.append("\(step): meme \(meme.id): \(problem)") }
       if full || meme.id == touched, !FakeMeme.filesMatch(meme, in: fresh) {
         failures.append("\(step): meme \(meme.id)'s files are not its own")
@@ -256,7 +257,7 @@ struct ModelRun {
       failures.append("\(step): folders \(folders.sorted()) beyond \(model.live.keys.sorted())")
     }
     for session in 0..<2 {
-      let top = (try? drafts[session].load())?.currentStep?.top
+      let top = (try? drafts[session].load())?.currentStep?.recipe.top
       if top != model.drafts[session] {
         failures.append("\(step): session \(session)'s draft is \(top ?? "none")")
       }

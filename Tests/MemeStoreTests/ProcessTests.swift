@@ -27,8 +27,8 @@ import MemeSystem
     let memes = try store.memes()
     #expect(memes.count == 100)
     #expect(Set(memes.map(\.id)).count == 100)
-    #expect(memes.filter { $0.top.hasPrefix("first ") }.count == 50)
-    #expect(memes.filter { $0.top.hasPrefix("second ") }.count == 50)
+    #expect(memes.filter { $0.recipe.top.hasPrefix("first ") }.count == 50)
+    #expect(memes.filter { $0.recipe.top.hasPrefix("second ") }.count == 50)
     let printed = results.flatMap(\.lines).compactMap { Int($0.split(separator: " ").last ?? "") }
     #expect(Set(printed) == Set(memes.map(\.id)))
     for meme in memes { #expect(FakeMeme.filesMatch(meme, in: store), "meme \(meme.id)") }
@@ -118,6 +118,6 @@ import MemeSystem
     let after = try TortureProcess(torture, ["share", scratch.path, "1", "after"])
     let result = after.finish()
     #expect(result.status == 0, "\(result.errors)")
-    #expect(try MemeStore(directory: scratch.memes).memes().last?.top == "after 0")
+    #expect(try MemeStore(directory: scratch.memes).memes().last?.recipe.top == "after 0")
   }
 }

@@ -42,7 +42,8 @@ enum FakeMeme {
       pngMagic + Array("meme|\(top)|\(bottom)".utf8) + [UInt8](repeating: 9, count: 9000))
     let thumbnail = Data(pngMagic + Array("thumb|\(top)|\(bottom)".utf8))
     return NewMeme(
-      top: top, bottom: bottom, font: "Anton", crop: .aspect(width: 1, height: 1), format: .png,
+      recipe: MemeRecipe(top: top, bottom: bottom, crop: .aspect(width: 1, height: 1)),
+      format: .png,
       width: 600, height: 600, sourceName: "\(top).jpg", originalSHA256: sha,
       original: original, rendered: rendered, thumbnail: thumbnail, originalFile: originalFile)
   }
@@ -64,7 +65,7 @@ enum FakeMeme {
 
   /// Whether a stored meme's rendered file and thumbnail are the ones made for its captions.
   static func filesMatch(_ meme: Meme, in store: MemeStore) -> Bool {
-    let expected = make(top: meme.top, bottom: meme.bottom)
+    let expected = make(top: meme.recipe.top, bottom: meme.recipe.bottom)
     let rendered = try? Data(contentsOf: store.url(for: meme.memeFile))
     let thumbnail = try? Data(contentsOf: store.url(for: meme.thumbnailFile))
     let original = try? Data(contentsOf: store.url(for: meme.originalFile))

@@ -136,14 +136,14 @@ do {
         format: "caption → preview: median %.1f ms (min %.1f, max %.1f) over %d, %d bytes drawn",
         sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], sorted.count, drawn))
   }
-  let state = EditorState(picture: picture, top: top, bottom: bottom, font: font)
+  let state = EditorState(
+    picture: picture, recipe: MemeRecipe(top: top, bottom: bottom, font: font))
   let renderer = MemeRenderer(catalog: .standard(), settings: EncodeSettings(png: compression))
   if slow {
     var image = try picture.image
     _ = try renderer.captions.draw(into: &image, top: top, bottom: bottom, font: font)
     lap("captions")
-    let recipe = MemeRecipe(
-      top: top, bottom: bottom, font: font, crop: .off, originalSHA256: picture.sha256)
+    let recipe = EmbeddedRecipe(recipe: state.recipe, originalSHA256: picture.sha256)
     let data = try ImageCodec.encode(image, as: format, settings: EncodeSettings(recipe: recipe))
     lap("encode")
     let thumbnail = try ImageCodec.encode(ImageOps.scaled(image, toFit: 256, 256), as: .png)

@@ -22,7 +22,8 @@ enum FakeMeme {
       pngMagic + Array("meme|\(top)|\(bottom)".utf8) + [UInt8](repeating: 9, count: 9000))
     let thumbnail = Data(pngMagic + Array("thumb|\(top)|\(bottom)".utf8))
     return NewMeme(
-      top: top, bottom: bottom, font: "Anton", crop: .aspect(width: 1, height: 1), format: .png,
+      recipe: MemeRecipe(top: top, bottom: bottom, crop: .aspect(width: 1, height: 1)),
+      format: .png,
       width: 600, height: 600, sourceName: "\(top).jpg",
       originalSHA256: String(repeating: "a", count: 64),
       original: original, rendered: rendered, thumbnail: thumbnail)
@@ -62,7 +63,7 @@ do {
       switch (number % 4, memes.randomElement(using: &generator)) {
       case (1, let meme?):
         let edited = try store.update(
-          id: meme.id, with: FakeMeme.make(top: meme.top, bottom: "edited \(number)"))
+          id: meme.id, with: FakeMeme.make(top: meme.recipe.top, bottom: "edited \(number)"))
         say("updated \(edited.id)")
       case (2, let meme?):
         try store.delete(id: meme.id)
@@ -84,8 +85,8 @@ do {
     let date = Date(timeIntervalSince1970: 1_790_000_000)
     let memes = (1...max(1, count)).map { id in
       Meme(
-        id: id, top: "TOP TEXT NUMBER \(id)", bottom: "AND THE BOTTOM \(id)", font: "Anton",
-        crop: .off, created: date, modified: date, width: 1200, height: 900, format: .jpeg,
+        id: id, recipe: MemeRecipe(top: "TOP TEXT NUMBER \(id)", bottom: "AND THE BOTTOM \(id)"),
+        created: date, modified: date, width: 1200, height: 900, format: .jpeg,
         sourceName: "photo-\(id).jpg", originalSHA256: String(repeating: "b", count: 64),
         originalFile: "\(id)/original.jpg", memeFile: "\(id)/meme.jpg",
         thumbnailFile: "\(id)/thumb.png")
@@ -94,7 +95,7 @@ do {
     encoder.outputFormat = .xml
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let xml = try encoder.encode(
-      Index(version: 1, nextID: memes.count + 1, memes: memes, trash: []))
+      Index(version: 2, nextID: memes.count + 1, memes: memes, trash: []))
     try xml.write(to: directory.appendingPathComponent("index.plist"))
   case "list":
     let store = try MemeStore(directory: directory)
@@ -102,7 +103,8 @@ do {
     var out = ""
     for meme in try store.memes() {
       let created = Int(meme.created.timeIntervalSince1970)
-      out += "\(meme.id)\t\(meme.top)\t\(meme.bottom)\t\(created)\t\(meme.problem ?? "")\n"
+      out +=
+        "\(meme.id)\t\(meme.recipe.top)\t\(meme.recipe.bottom)\t\(created)\t\(meme.problem ?? "")\n"
     }
     FileHandle.standardOutput.write(Data(out.utf8))
   case "time":
@@ -123,7 +125,7 @@ do {
   case "get":
     let store = try MemeStore(directory: directory)
     let meme = try store.meme(id: count)
-    say("\(meme.id)\t\(meme.top)\t\(meme.bottom)\t\(meme.problem ?? "")")
+    say("\(meme.id)\t\(meme.recipe.top)\t\(meme.recipe.bottom)\t\(meme.problem ?? "")")
   default:
     fail("unknown mode '\(arguments[0])'")
   }

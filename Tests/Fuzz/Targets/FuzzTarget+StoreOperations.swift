@@ -56,7 +56,7 @@ struct StoreOperationsRun {
   static func meme(_ top: String) -> NewMeme {
     let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     return NewMeme(
-      top: top, bottom: "", font: "Anton", crop: .off, format: .png, width: 10, height: 10,
+      recipe: MemeRecipe(top: top, bottom: ""), format: .png, width: 10, height: 10,
       sourceName: "x.png", originalSHA256: String(repeating: "a", count: 64),
       original: Data(png + Array(top.utf8)), rendered: Data(png + Array("meme \(top)".utf8)),
       thumbnail: Data(png + Array("thumb \(top)".utf8)))
