@@ -184,4 +184,26 @@ import Testing
       source: source, meme: spliced.jpeg, originMCU: (0, 0), touched: touched)
     #expect(different > 0)
   }
+
+  @Test(arguments: [ImageFormat.png, .jpeg])
+  func aMemeDrawsEveryBoxOfItsRecipe(format: ImageFormat) throws {
+    let source = try JPEGSpliceTests.photoJPEG(width: 320, height: 240)
+    var third = Self.box("THIRD BOX", 0.3, 0.45, 0.4, 0.1)
+    third.angle = 10
+    let recipe = MemeRecipe(
+      boxes: [
+        TextBox(text: "top", placement: .top), TextBox(text: "bottom", placement: .bottom), third,
+      ])
+    let state = EditorState(picture: try JPEGSpliceTests.picture(source), recipe: recipe)
+    let output = try MemeRenderer(catalog: .standard()).render(state, format: format)
+    #expect(output.report.explanation.contains("box 3: \"THIRD BOX\""))
+    let meme = try ImageCodec.decode(output.data, name: "meme").image
+    let photo = try ImageCodec.decode(source, name: "photo").image
+    // The middle of the picture, where only box 3 is, changed.
+    let changed = (100..<140).flatMap { y in (60..<260).map { (x: $0, y: y) } }.filter {
+      let (a, b) = (meme[$0.x, $0.y], photo[$0.x, $0.y])
+      return abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b)) > 60
+    }
+    #expect(changed.count > 300)
+  }
 }
