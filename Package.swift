@@ -116,6 +116,10 @@ let package = Package(
     .executableTarget(
       name: "memesh-render-bench", dependencies: ["MemeMedia"], path: "Tests/RenderBench"),
 
+    // One animated meme through AnimationRenderer, timed by `make bench` (bench/animation.py).
+    .executableTarget(
+      name: "memesh-animation-bench", dependencies: ["MemeMedia"], path: "Tests/AnimationBench"),
+
     // MARK: - Fuzzing (scripts/fuzz, Tests/Fuzz/README.md)
     // What each libFuzzer target feeds to memesh.
     .target(

@@ -3,10 +3,10 @@ import CMemeshCodec
 import Foundation
 import MemeCore
 
-/// GIF through giflib: the first frame (the animation is left for later), on the logical screen
-/// as a browser shows it, transparent where the frame does not reach or its transparent index
+/// GIF through giflib, as a still picture: the first frame (`GIFAnimationReader` reads them
+/// all), on the logical screen as a browser shows it, transparent where the frame does not reach or its transparent index
 /// is; the frame's own palette or the global one; an ICC profile from the `ICCRGBG1012`
-/// application extension. giflib reports failures as codes, so it is called from Swift. Only
+/// application extension; the recipe from a `memesh:recipe` comment. giflib reports failures as codes, so it is called from Swift. Only
 /// the records up to the first image are read: later frames cost nothing.
 struct GIFAdapter: ImageAdapter {
   var format: ImageFormat { .gif }
@@ -40,7 +40,8 @@ final class GIFFile: ImageDecoder {
   private(set) var size = PixelSize(width: 0, height: 0)
   let orientation = 1
   private(set) var iccProfile: Data?
-  let recipeText: String? = nil
+  /// The recipe from a `memesh:recipe` comment before the first image (memesh writes it there).
+  private(set) var recipeText: String?
   private(set) var warnings: [String] = []
   /// The palette index drawn as transparent, from the frame's graphic control extension.
   private var transparentIndex = -1
@@ -97,7 +98,7 @@ final class GIFFile: ImageDecoder {
   deinit { DGifCloseFile(gif, nil) }
 
   /// giflib's input callback: the next `count` bytes of the file, or fewer at its end.
-  private static let readBytes: InputFunc = { gif, target, count in
+  static let readBytes: InputFunc = { gif, target, count in
     guard let gif, let target, count > 0, let context = gif.pointee.UserData else { return 0 }
     let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
     let available = min(Int(count), source.bytes.count - source.offset)
@@ -118,6 +119,7 @@ final class GIFFile: ImageDecoder {
     }
     var isProfile = false
     var firstBlock = true
+    var comment: [UInt8] = []
     while let current = block {
       let length = Int(current[0])
       if code == GRAPHICS_EXT_FUNC_CODE, firstBlock {
@@ -130,12 +132,15 @@ final class GIFFile: ImageDecoder {
           == Array("ICCRGBG1012".utf8)
       } else if isProfile, profile.count + length <= GIFFile.maxProfileSize {
         profile.append(current + 1, count: length)
+      } else if code == COMMENT_EXT_FUNC_CODE, comment.count + length <= GIFFile.maxProfileSize {
+        comment += UnsafeBufferPointer(start: current + 1, count: length)
       }
       firstBlock = false
       guard DGifGetExtensionNext(gif, &block) == GIF_OK else {
         throw source.failure(gif.pointee.Error)
       }
     }
+    if let recipe = GIFRecords.recipe(inComment: comment) { recipeText = recipe }
   }
 
   func read(

@@ -11,7 +11,8 @@ extension FuzzTarget {
   /// preview path.
   /// The picture decoders' targets, in the order `make fuzz` runs them; a new format's target
   /// is added here.
-  static let imageTargets: [FuzzTarget] = [png, jpeg, jpegSplice, webp, gif, heif, exif]
+  static let imageTargets: [FuzzTarget] =
+    [png, jpeg, jpegSplice, webp, gif, heif, exif] + animationTargets
 
   static let png = FuzzTarget(name: "png", summary: "PNG file bytes") { data in
     decodeBothWays(data, name: "fuzz.png")

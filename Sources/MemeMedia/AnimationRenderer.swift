@@ -1,0 +1,347 @@
+import CMemeshCodec
+import Foundation
+import MemeCore
+
+/// One caption of an animated meme and the part of the animation it shows in.
+public struct AnimationCaption: Sendable, Equatable {
+  public var text: String
+  /// In the top band (else the bottom one).
+  public var atTop: Bool
+  /// The fractions of one play (0…1) between which the caption shows: a frame shows it when
+  /// the frame starts at or after `start` and before `stop` (`stop` 1 reaches the end).
+  public var start: Double
+  public var stop: Double
+
+  public init(text: String, atTop: Bool, start: Double = 0, stop: Double = 1) {
+    self.text = text
+    self.atTop = atTop
+    self.start = start
+    self.stop = stop
+  }
+
+  /// Whether a frame starting at `fraction` of the play shows this caption.
+  public func shows(at fraction: Double) -> Bool {
+    fraction >= start && (fraction < stop || stop >= 1)
+  }
+}
+
+/// Renders an animated meme: every frame of a GIF or WebP (or a still picture as one frame),
+/// cropped, its captions composited, encoded as an animated GIF or WebP, frame by frame. The
+/// captions are laid out and rasterized once; each frame only composites them. Memory holds a
+/// few frames, never the whole animation.
+public struct AnimationRenderer: Sendable {
+  public var captions: CaptionRenderer
+  /// WebP quality or lossless, effort; the recipe and colour profile to embed.
+  public var settings: EncodeSettings
+  public var gif: GIFOptions
+  public var limits: AnimationLimits
+
+  public init(
+    catalog: FontCatalog, settings: EncodeSettings = EncodeSettings(),
+    gif: GIFOptions = GIFOptions(), limits: AnimationLimits = .default
+  ) {
+    self.captions = CaptionRenderer(catalog: catalog)
+    self.settings = settings
+    self.gif = gif
+    self.limits = limits
+  }
+
+  /// Renders the picture in `data` (a GIF or WebP, animated or not; any other format memesh
+  /// reads as one frame) with `captions` in `font`, cropped by `crop`, as `format` (GIF or
+  /// WebP).
+  public func render(
+    _ data: Data, name: String, captions: [AnimationCaption], font: String, crop: Crop = .off,
+    format: ImageFormat
+  ) throws -> MemeRenderer.Output {
+    let source = try FrameSource(data, name: name, limits: limits)
+    return try render(source, captions: captions, font: font, crop: crop, format: format)
+  }
+
+  /// Renders a still picture as a one-frame animation.
+  public func render(
+    still image: RGBAImage, captions: [AnimationCaption], font: String, crop: Crop = .off,
+    format: ImageFormat
+  ) throws -> MemeRenderer.Output {
+    try render(.still(image), captions: captions, font: font, crop: crop, format: format)
+  }
+
+  private func render(
+    _ source: FrameSource, captions: [AnimationCaption], font: String, crop: Crop,
+    format: ImageFormat
+  ) throws -> MemeRenderer.Output {
+    guard format == .gif || format == .webp else {
+      throw MemeError("cannot encode an animation as \(format.name): only GIF and WebP move")
+    }
+    let info = source.info
+    let rect = try crop.resolved(in: info.canvas)
+    guard rect.width > 0, rect.height > 0 else {
+      throw MemeError("cannot render: the picture is empty")
+    }
+    let size = rect.size
+    // Each caption laid out and rasterized once, for the whole animation.
+    var layers: [(caption: AnimationCaption, canvas: CaptionCanvas)] = []
+    var report = CaptionReport()
+    var explanations: [String] = []
+    for caption in captions {
+      let (canvases, part) = try self.captions.canvases(
+        for: size, top: caption.atTop ? caption.text : "",
+        bottom: caption.atTop ? "" : caption.text, font: font)
+      report.warnings += part.warnings
+      explanations.append(
+        part.explanation.split(separator: "\n").filter { !$0.hasSuffix(": (empty)") }
+          .joined(separator: "\n"))
+      layers += canvases.map { (caption, $0) }
+    }
+    report.explanation = explanations.filter { !$0.isEmpty }.joined(separator: "\n")
+    var encoder = try AnimationEncoder(
+      format: format, canvas: size, info: info, settings: settings, gif: gif)
+    // Two threads: this one quantizes and encodes while another decodes the next frames and
+    // composites their captions, at most `FramePipe.capacity` frames ahead.
+    let pipe = FramePipe()
+    let work = CompositingWork(source: source, layers: layers, rect: rect, info: info)
+    let stopped = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      defer { stopped.signal() }
+      do {
+        try work.run(into: pipe)
+        pipe.finish(nil)
+      } catch {
+        pipe.finish(error)
+      }
+    }
+    thread.stackSize = 4 << 20
+    thread.start()
+    defer {
+      pipe.cancel()
+      stopped.wait()
+    }
+    var thumbnail: RGBAImage?
+    while let item = try pipe.take() {
+      if thumbnail == nil {
+        thumbnail = RGBAImage(width: size.width, height: size.height, pixels: item.pixels)
+      }
+      try encoder.add(pixels: item.pixels, mask: item.mask, frame: item.frame)
+    }
+    let data = try encoder.finish()
+    guard let first = thumbnail else { throw MemeError("cannot render: the animation has no frames") }
+    let small = ImageOps.scaled(
+      first, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
+    let thumbnailData = try ImageCodec.encode(
+      small, as: .png, settings: EncodeSettings(recipe: settings.recipe))
+    return MemeRenderer.Output(
+      data: data, format: format, size: size, thumbnail: thumbnailData,
+      thumbnailSize: small.size, report: report)
+  }
+}
+
+/// One frame cropped and captioned, on its way from the compositing thread to the encoder.
+struct ComposedFrame {
+  var frame: AnimationFrame
+  var pixels: [UInt8]
+  /// The caption's pixels (never dithered), or nil when no caption shows on the frame.
+  var mask: [UInt8]?
+}
+
+/// The compositing thread's work: each frame decoded, cropped, its captions drawn (those whose
+/// time range holds the frame), handed to the pipe.
+private final class CompositingWork: @unchecked Sendable {
+  private let source: FrameSource
+  private let layers: [(caption: AnimationCaption, canvas: CaptionCanvas)]
+  private let rect: PixelRect
+  private let info: AnimationInfo
+
+  /// The encoder stopped taking frames.
+  struct Cancelled: Error {}
+
+  init(
+    source: FrameSource, layers: [(caption: AnimationCaption, canvas: CaptionCanvas)],
+    rect: PixelRect, info: AnimationInfo
+  ) {
+    self.source = source
+    self.layers = layers
+    self.rect = rect
+    self.info = info
+  }
+
+  func run(into pipe: FramePipe) throws {
+    let size = rect.size
+    let whole = rect == PixelRect(x: 0, y: 0, width: info.canvas.width, height: info.canvas.height)
+    let starts = info.startFractions
+    var scratch = [UInt8](repeating: 0, count: size.width * 2)
+    try source.forEach { frame in
+      var pixels = whole ? frame.image.pixels : ImageOps.crop(frame.image, to: rect).pixels
+      let fraction = frame.index < starts.count ? starts[frame.index] : 0
+      let active = layers.filter { $0.caption.shows(at: fraction) }.map(\.canvas)
+      var mask: [UInt8]?
+      if !active.isEmpty {
+        var marks = [UInt8](repeating: 0, count: size.width * size.height)
+        CaptionCanvas.withOverlay(active) { overlay in
+          pixels.withUnsafeMutableBufferPointer { pixels in
+            marks.withUnsafeMutableBufferPointer { marks in
+              scratch.withUnsafeMutableBufferPointer { scratch in
+                memesh_overlay_draw_marking(
+                  overlay, pixels.baseAddress, UInt32(size.width), UInt32(size.height),
+                  marks.baseAddress, scratch.baseAddress)
+              }
+            }
+          }
+        }
+        mask = marks
+      }
+      var stripped = frame
+      // The encoder needs the timing only; the canvas is in `pixels`.
+      stripped.image = RGBAImage(width: 0, height: 0, pixels: [])
+      guard pipe.put(ComposedFrame(frame: stripped, pixels: pixels, mask: mask)) else {
+        throw Cancelled()
+      }
+    }
+  }
+}
+
+/// A bounded queue of composed frames between two threads.
+final class FramePipe: @unchecked Sendable {
+  /// Frames composed ahead of the encoder at most (each a canvas in memory).
+  static let capacity = 2
+  private let condition = NSCondition()
+  private var queue: [ComposedFrame] = []
+  private var ended = false
+  private var failure: (any Error)?
+  private var cancelled = false
+
+  /// Waits for room; false when the reader has gone.
+  func put(_ frame: ComposedFrame) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while queue.count >= FramePipe.capacity && !cancelled { condition.wait() }
+    guard !cancelled else { return false }
+    queue.append(frame)
+    condition.broadcast()
+    return true
+  }
+
+  /// No more frames: the animation ended, or `error` stopped it.
+  func finish(_ error: (any Error)?) {
+    condition.lock()
+    ended = true
+    failure = error
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// The next frame; nil at the end; the writer's error if it failed.
+  func take() throws -> ComposedFrame? {
+    condition.lock()
+    defer { condition.unlock() }
+    while queue.isEmpty && !ended { condition.wait() }
+    if !queue.isEmpty {
+      let frame = queue.removeFirst()
+      condition.broadcast()
+      return frame
+    }
+    if let failure, !(failure is CompositingWork.Cancelled) { throw failure }
+    return nil
+  }
+
+  /// The reader stops: a waiting writer returns.
+  func cancel() {
+    condition.lock()
+    cancelled = true
+    condition.broadcast()
+    condition.unlock()
+  }
+}
+
+/// Frames from an animation, or a still picture as one frame.
+enum FrameSource {
+  case animation(AnimationDecoder)
+  case still(RGBAImage)
+
+  init(_ data: Data, name: String, limits: AnimationLimits) throws {
+    let format = try ImageCodec.format(of: data, name: name)
+    if format == .gif || format == .webp {
+      self = .animation(try ImageCodec.openAnimation(data, name: name, limits: limits))
+    } else {
+      self = .still(try ImageCodec.decode(data, name: name, limits: limits.still).image)
+    }
+  }
+
+  var info: AnimationInfo {
+    switch self {
+    case .animation(let decoder): decoder.info
+    case .still(let image):
+      AnimationInfo(format: .png, canvas: image.size, fileDelays: [0], loopCount: nil)
+    }
+  }
+
+  /// Calls `body` with each frame in order.
+  func forEach(_ body: (AnimationFrame) throws -> Void) throws {
+    switch self {
+    case .animation(let decoder):
+      while let frame = try decoder.next() { try body(frame) }
+    case .still(let image):
+      try body(AnimationFrame(index: 0, image: image, delay: 0, fileDelay: 0))
+    }
+  }
+}
+
+/// The GIF or WebP writer behind one render, with the timing and loop count carried across
+/// formats.
+struct AnimationEncoder {
+  private enum Writer {
+    case gif(GIFWriter)
+    case webp(WebPAnimationWriter)
+  }
+
+  private let writer: Writer
+  private let sourceFormat: ImageFormat
+  /// Milliseconds of the file's delays so far, and centiseconds written (WebP → GIF rounds the
+  /// running total, so the whole animation keeps its length).
+  private var elapsed = 0
+  private var written = 0
+
+  init(
+    format: ImageFormat, canvas: PixelSize, info: AnimationInfo, settings: EncodeSettings,
+    gif: GIFOptions
+  ) throws {
+    sourceFormat = info.format
+    let still = info.frameCount <= 1 && info.format != .gif && info.format != .webp
+    switch format {
+    case .gif:
+      // WebP's "play once" is a GIF without a loop block; a still needs none either.
+      let loop = still || info.loopCount == 1 ? nil : info.loopCount
+      writer = .gif(
+        try GIFWriter(
+          canvas: canvas, loopCount: info.frameCount <= 1 ? nil : loop,
+          recipe: settings.recipe?.encoded(), options: gif))
+    default:
+      // A GIF without a loop block plays once.
+      writer = .webp(
+        try WebPAnimationWriter(canvas: canvas, loopCount: info.loopCount ?? 1, settings: settings))
+    }
+  }
+
+  mutating func add(pixels: [UInt8], mask: [UInt8]?, frame: AnimationFrame) throws {
+    switch writer {
+    case .gif(let writer):
+      let centiseconds: Int
+      if sourceFormat == .gif {
+        centiseconds = frame.fileDelay / 10
+      } else {
+        elapsed += frame.fileDelay
+        centiseconds = (elapsed + 5) / 10 - written
+      }
+      written += centiseconds
+      try writer.add(pixels: pixels, mask: mask, centiseconds: centiseconds)
+    case .webp(let writer):
+      // A zero delay would merge the frame into the next; browsers show it for 100 ms.
+      try writer.add(pixels: pixels, milliseconds: frame.fileDelay > 0 ? frame.fileDelay : frame.delay)
+    }
+  }
+
+  func finish() throws -> Data {
+    switch writer {
+    case .gif(let writer): try writer.finish()
+    case .webp(let writer): try writer.finish()
+    }
+  }
+}

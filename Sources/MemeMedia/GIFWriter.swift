@@ -1,0 +1,196 @@
+import CGif
+import CMemeshCodec
+import Foundation
+import MemeCore
+
+/// How an animated GIF is made from true-colour frames. The defaults are the measured choice
+/// (README, Speed: animated GIF): a palette per frame (one palette from the first frame loses
+/// the colours a pan brings in), of at most 200 colours (255 made files larger than
+/// ImageMagick's for a few dB nobody sees; a frame with at most 255 colours keeps them exactly),
+/// light dithering outside the captions, and pixels within 6 of what is shown left alone.
+public struct GIFOptions: Sendable, Equatable {
+  /// Error diffusion strength in 16ths (0 none, 16 full Floyd–Steinberg); caption pixels are
+  /// never dithered.
+  public var dither: Int
+  /// A pixel whose channels moved by at most this since it was drawn is left as it is shown.
+  public var tolerance: Int
+  /// One palette from the first frame for all frames, instead of one per frame.
+  public var globalPalette: Bool
+  /// A frame with at most 255 colours to draw keeps them exactly (else Wu's palette).
+  public var exactColours: Bool
+  /// The most colours of a frame's palette (2…255).
+  public var maxColours: Int
+
+  public init(
+    dither: Int = 12, tolerance: Int = 6, globalPalette: Bool = false, exactColours: Bool = true,
+    maxColours: Int = 200
+  ) {
+    self.maxColours = maxColours
+    self.dither = dither
+    self.tolerance = tolerance
+    self.globalPalette = globalPalette
+    self.exactColours = exactColours
+  }
+}
+
+/// Writes an animated GIF one frame at a time, as gifsicle's optimizer would shape it: each
+/// frame holds only the rectangle that changed, unchanged pixels in it transparent, with its own
+/// palette (`memesh_gif_state_add` chooses the pixels and colours); giflib writes the blocks and
+/// the LZW data. A frame is written when the next one arrives, because whether it must clear
+/// itself after it is shown (disposal 2) depends on whether the next has transparent pixels.
+final class GIFWriter {
+  /// The frame waiting for its successor.
+  private struct Pending {
+    var pixels: [UInt8]
+    var mask: [UInt8]?
+    var centiseconds: Int
+  }
+
+  let canvas: PixelSize
+  private let options: GIFOptions
+  private let sink = Sink()
+  private let gif: UnsafeMutablePointer<GifFileType>
+  private let state: OpaquePointer
+  private var pending: Pending?
+  private var closed = false
+  private(set) var frameCount = 0
+
+  /// The bytes giflib writes, collected in memory.
+  final class Sink {
+    var bytes: [UInt8] = []
+  }
+
+  /// Starts a GIF of `canvas` that plays `loopCount` times (nil: once, no NETSCAPE block; 0:
+  /// forever), with `recipe` in a comment before the first frame.
+  init(canvas: PixelSize, loopCount: Int?, recipe: String?, options: GIFOptions) throws(MemeError) {
+    guard canvas.width > 0, canvas.height > 0, canvas.width <= 65535, canvas.height <= 65535 else {
+      throw MemeError(
+        "cannot encode GIF: a GIF is at most 65535 pixels on a side (this one is \(canvas))")
+    }
+    self.canvas = canvas
+    self.options = options
+    guard
+      let state = memesh_gif_state_new(UInt32(canvas.width), UInt32(canvas.height))
+    else { throw MemeError("cannot encode GIF: out of memory") }
+    self.state = state
+    var error: Int32 = 0
+    guard let gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), GIFWriter.write, &error)
+    else {
+      memesh_gif_state_free(state)
+      throw GIFWriter.failure(error)
+    }
+    self.gif = gif
+    EGifSetGifVersion(gif, true)
+    try check(EGifPutScreenDesc(gif, Int32(canvas.width), Int32(canvas.height), 8, 0, nil))
+    if let loopCount {
+      let count = UInt16(clamping: loopCount)
+      try check(EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE))
+      try check(EGifPutExtensionBlock(gif, 11, Array("NETSCAPE2.0".utf8)))
+      try check(EGifPutExtensionBlock(gif, 3, [1, UInt8(count & 0xFF), UInt8(count >> 8)]))
+      try check(EGifPutExtensionTrailer(gif))
+    }
+    if let recipe {
+      try check(EGifPutComment(gif, GIFRecords.recipeKeyword + " " + recipe))
+    }
+  }
+
+  deinit {
+    if !closed { EGifCloseFile(gif, nil) }
+    memesh_gif_state_free(state)
+  }
+
+  /// giflib's output callback: appends to the sink.
+  private static let write: OutputFunc = { gif, bytes, count in
+    guard let gif, let bytes, count > 0, let context = gif.pointee.UserData else { return 0 }
+    let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+    return count
+  }
+
+  /// Adds a frame: `pixels` is the whole canvas (RGBA, captions drawn), `mask` marks the
+  /// caption's pixels, shown for `centiseconds`.
+  func add(pixels: [UInt8], mask: [UInt8]?, centiseconds: Int) throws(MemeError) {
+    precondition(pixels.count == canvas.width * canvas.height * 4)
+    let next = Pending(pixels: pixels, mask: mask, centiseconds: centiseconds)
+    if let pending {
+      let transparent = pixels.withUnsafeBufferPointer { buffer in
+        memesh_rgba_has_transparency(buffer.baseAddress, canvas.width * canvas.height)
+      }
+      try write(pending, nextHasTransparency: transparent != 0)
+    }
+    pending = next
+  }
+
+  /// Writes the last frame and the trailer; the GIF's bytes.
+  func finish() throws(MemeError) -> Data {
+    if let pending { try write(pending, nextHasTransparency: false) }
+    pending = nil
+    var error: Int32 = 0
+    closed = true
+    guard EGifCloseFile(gif, &error) == GIF_OK else { throw GIFWriter.failure(error) }
+    return Data(sink.bytes)
+  }
+
+  private func write(_ frame: Pending, nextHasTransparency: Bool) throws(MemeError) {
+    var settings = memesh_gif_options(
+      dither: Int32(options.dither), tolerance: Int32(options.tolerance),
+      global_palette: options.globalPalette ? 1 : 0, exact_colours: options.exactColours ? 1 : 0,
+      max_colours: Int32(options.maxColours))
+    var planned = memesh_gif_frame()
+    let status = frame.pixels.withUnsafeBufferPointer { pixels in
+      withOptionalBuffer(frame.mask) { mask in
+        memesh_gif_state_add(
+          state, pixels.baseAddress, mask, nextHasTransparency ? 1 : 0, &settings, &planned)
+      }
+    }
+    guard status == Int32(MEMESH_OK), let indices = planned.indices else {
+      throw MemeError("cannot encode GIF: out of memory")
+    }
+    var control = GraphicsControlBlock(
+      DisposalMode: planned.disposal, UserInputFlag: false,
+      DelayTime: Int32(clamping: frame.centiseconds), TransparentColor: planned.transparent_index)
+    var extensionBytes = [GifByteType](repeating: 0, count: 4)
+    let length = EGifGCBToExtension(&control, &extensionBytes)
+    try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), extensionBytes))
+    // giflib wants a power of two colours.
+    var tableSize = 2
+    while tableSize < Int(planned.palette_size) { tableSize *= 2 }
+    var colors = [GifColorType](repeating: GifColorType(), count: tableSize)
+    withUnsafeBytes(of: planned.palette) { palette in
+      for index in 0..<Int(planned.palette_size) {
+        colors[index] = GifColorType(
+          Red: palette[index * 3], Green: palette[index * 3 + 1], Blue: palette[index * 3 + 2])
+      }
+    }
+    guard let map = GifMakeMapObject(Int32(tableSize), colors) else {
+      throw MemeError("cannot encode GIF: out of memory")
+    }
+    defer { GifFreeMapObject(map) }
+    try check(
+      EGifPutImageDesc(
+        gif, Int32(planned.left), Int32(planned.top), Int32(planned.width),
+        Int32(planned.height), false, map))
+    try check(
+      EGifPutLine(
+        gif, UnsafeMutablePointer(mutating: indices), Int32(planned.width * planned.height)))
+    frameCount += 1
+  }
+
+  private func check(_ status: Int32) throws(MemeError) {
+    guard status == GIF_OK else { throw GIFWriter.failure(gif.pointee.Error) }
+  }
+
+  private static func failure(_ code: Int32) -> MemeError {
+    if code == E_GIF_ERR_NOT_ENOUGH_MEM { return MemeError("cannot encode GIF: out of memory") }
+    let reason = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
+    return MemeError("cannot encode GIF: giflib: \(ImageCodec.userWording(reason))")
+  }
+}
+
+/// Calls `body` with the bytes' address, or nil when there are none.
+private func withOptionalBuffer<Result>(
+  _ bytes: [UInt8]?, _ body: (UnsafePointer<UInt8>?) -> Result
+) -> Result {
+  guard let bytes else { return body(nil) }
+  return bytes.withUnsafeBufferPointer { body($0.baseAddress) }
+}

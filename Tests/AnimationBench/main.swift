@@ -1,0 +1,60 @@
+// memesh-animation-bench: one animated meme from a GIF or WebP to a file, the way `share` makes
+// it, for `make bench` (bench/animation.py) and for measuring AnimationRenderer alone.
+//
+//     memesh-animation-bench IN OUT [--top T] [--bottom B] [--font F] [--dither N]
+//                            [--tolerance N] [--global-palette] [--no-exact] [--colours N] [--lossless]
+//
+// OUT's extension picks GIF or WebP. Prints the frame count and the render's wall time to
+// stderr. `--lossless` writes a lossless WebP: the captioned frames in true colour, the truth
+// the bench measures every GIF's PSNR against.
+import Foundation
+import MemeCore
+import MemeMedia
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  let value = arguments[index + 1]
+  arguments.removeSubrange(index...(index + 1))
+  return value
+}
+@MainActor func flag(_ name: String) -> Bool {
+  guard let index = arguments.firstIndex(of: name) else { return false }
+  arguments.remove(at: index)
+  return true
+}
+
+let top = option("--top") ?? "one does not simply"
+let bottom = option("--bottom") ?? "benchmark memes"
+let font = option("--font") ?? "Anton"
+var gif = GIFOptions()
+if let dither = option("--dither").flatMap({ Int($0) }) { gif.dither = dither }
+if let tolerance = option("--tolerance").flatMap({ Int($0) }) { gif.tolerance = tolerance }
+gif.globalPalette = flag("--global-palette")
+if flag("--no-exact") { gif.exactColours = false }
+if let colours = option("--colours").flatMap({ Int($0) }) { gif.maxColours = colours }
+let lossless = flag("--lossless")
+guard arguments.count == 2 else {
+  FileHandle.standardError.write(Data("usage: memesh-animation-bench IN OUT [options]\n".utf8))
+  exit(2)
+}
+let (input, output) = (arguments[0], arguments[1])
+let format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) ?? .gif
+
+do {
+  let start = Date()
+  let data = try ImageFile.read(path: input)
+  let renderer = AnimationRenderer(
+    catalog: .standard(), settings: EncodeSettings(lossless: lossless), gif: gif)
+  let meme = try renderer.render(
+    data, name: input,
+    captions: [AnimationCaption(text: top, atTop: true), AnimationCaption(text: bottom, atTop: false)],
+    font: font, format: format)
+  try meme.data.write(to: URL(fileURLWithPath: output))
+  let seconds = Date().timeIntervalSince(start)
+  FileHandle.standardError.write(
+    Data(String(format: "%@: %d bytes in %.3f s\n", output, meme.data.count, seconds).utf8))
+} catch {
+  FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+  exit(1)
+}
