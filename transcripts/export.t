@@ -16,7 +16,7 @@ error: export: needs an ID and a PATH (usage: export ID PATH [--force])
 > export 9 x.png
 error: export: no meme with id 9; 'browse' lists the sent memes
 > export 1 /dev/null
-error: cannot write '/dev/null': is a device; memesh only writes regular files
+error: export: cannot write '/dev/null': is a device; memesh only writes regular files
 > export 1 exported.jpg
 error: export: cannot write 'exported.jpg': meme 1 is a PNG, not JPEG (name it .png)
 > export 1 exported.gif

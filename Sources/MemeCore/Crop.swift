@@ -36,8 +36,7 @@ public enum Crop: Sendable, Equatable, Hashable, CustomStringConvertible {
 
   /// Parses the words after `crop`: `off`, `W:H`, or `X Y W H`. Sizes are not checked against
   /// an image here (see `resolved(in:)`).
-  public init(words: [String]) throws(MemeError) {
-    let usage = "usage: crop X Y W H | crop W:H | crop off"
+  public init(words: [String]) throws(CropError) {
     if words.count == 1, words[0].lowercased() == "off" || words[0].lowercased() == "none" {
       self = .off
       return
@@ -47,21 +46,21 @@ public enum Crop: Sendable, Equatable, Hashable, CustomStringConvertible {
       guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
         width > 0, height > 0, width <= 100_000, height <= 100_000
       else {
-        throw MemeError("crop: '\(words[0])' is not an aspect ratio like 16:9 (\(usage))")
+        throw .notAnAspectRatio(words[0])
       }
       self = .aspect(width: width, height: height)
       return
     }
-    guard words.count == 4 else { throw MemeError("crop: expected 1 or 4 values (\(usage))") }
+    guard words.count == 4 else { throw .wrongCount }
     var numbers: [Int] = []
     for word in words {
       guard let number = Int(word), number >= 0 else {
-        throw MemeError("crop: '\(word)' is not a whole number of pixels (\(usage))")
+        throw .notAWholeNumber(word)
       }
       numbers.append(number)
     }
     guard numbers[2] > 0, numbers[3] > 0 else {
-      throw MemeError("crop: width and height must be at least 1 pixel")
+      throw .empty
     }
     self = .rect(PixelRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]))
   }
@@ -74,7 +73,7 @@ public enum Crop: Sendable, Equatable, Hashable, CustomStringConvertible {
   }
 
   /// The rectangle this crop takes from an image of `size`, or an error when it does not fit.
-  public func resolved(in size: PixelSize) throws(MemeError) -> PixelRect {
+  public func resolved(in size: PixelSize) throws(CropError) -> PixelRect {
     switch self {
     case .off:
       return PixelRect(x: 0, y: 0, width: size.width, height: size.height)
@@ -84,9 +83,7 @@ public enum Crop: Sendable, Equatable, Hashable, CustomStringConvertible {
         rect.width <= size.width, rect.height <= size.height,
         rect.x <= size.width - rect.width, rect.y <= size.height - rect.height
       else {
-        throw MemeError(
-          "crop: \(rect.width)×\(rect.height) at \(rect.x),\(rect.y) does not fit in the "
-            + "\(size.width)×\(size.height) picture")
+        throw .doesNotFit(rect, picture: size)
       }
       return rect
     case .aspect(let aspectWidth, let aspectHeight):
@@ -137,5 +134,37 @@ extension Crop: Codable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)
+  }
+}
+
+/// What is wrong with a crop, as data; worded in `message` only.
+public enum CropError: UserFacingError, Equatable {
+  /// One word that is neither `off` nor a ratio like `16:9`.
+  case notAnAspectRatio(String)
+  /// Neither 1 nor 4 words.
+  case wrongCount
+  /// A word of `X Y W H` that is not a whole number of pixels.
+  case notAWholeNumber(String)
+  /// A width or height of 0.
+  case empty
+  /// A rectangle that does not lie inside the picture.
+  case doesNotFit(PixelRect, picture: PixelSize)
+
+  static let usage = "usage: crop X Y W H | crop W:H | crop off"
+
+  public var message: String {
+    switch self {
+    case .notAnAspectRatio(let word):
+      "crop: '\(word)' is not an aspect ratio like 16:9 (\(Self.usage))"
+    case .wrongCount:
+      "crop: expected 1 or 4 values (\(Self.usage))"
+    case .notAWholeNumber(let word):
+      "crop: '\(word)' is not a whole number of pixels (\(Self.usage))"
+    case .empty:
+      "crop: width and height must be at least 1 pixel"
+    case .doesNotFit(let rect, let picture):
+      "crop: \(rect.width)×\(rect.height) at \(rect.x),\(rect.y) does not fit in the "
+        + "\(picture.width)×\(picture.height) picture"
+    }
   }
 }

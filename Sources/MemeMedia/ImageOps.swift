@@ -32,7 +32,7 @@ public enum ImageOps {
   }
 
   /// Applies a `Crop` (rectangle or centered aspect ratio), or says why it does not fit.
-  public static func crop(_ image: RGBAImage, _ crop: Crop) throws(MemeError) -> RGBAImage {
+  public static func crop(_ image: RGBAImage, _ crop: Crop) throws(CropError) -> RGBAImage {
     ImageOps.crop(image, to: try crop.resolved(in: image.size))
   }
 

@@ -84,23 +84,27 @@ enum OutputFile {
   }
 
   /// Writes `data` to `path` atomically; refuses anything but a regular file (or a new name).
-  static func write(_ data: Data, to path: String) throws {
-    let file = try atomicFile(for: path)
-    try moveIntoPlace(try writeTemporary(data, to: file), file)
+  /// A failure is `ShellError.cannotWrite` for `command`.
+  static func write(_ data: Data, to path: String, command: String) throws(ShellError) {
+    let file = try atomicFile(for: path, command: command)
+    try moveIntoPlace(try writeTemporary(data, to: file, command: command), file, command: command)
   }
 
   /// The atomic file for `path`, in its folder opened once (the user named the path, so a
   /// symlinked folder is followed); refuses a `path` that is not a regular file. Temporary files
   /// of a memesh killed while writing into that folder are removed first (their names prove it).
-  static func atomicFile(for path: String) throws -> AtomicFile {
-    if let refusal = refusal(of: path) { throw failure(path, refusal) }
+  static func atomicFile(for path: String, command: String) throws(ShellError) -> AtomicFile {
+    if let refusal = refusal(of: path) {
+      throw .cannotWrite(command: command, path: path, reason: refusal)
+    }
     let folder = PathName(path).folder
     let name = PathName(path).lastComponent
     let directory: Directory
     do {
       directory = try Directory.open(folder, followingSymlink: true)
     } catch {
-      throw failure(path, SystemError.reason(error.code, creating: true))
+      throw .cannotWrite(
+        command: command, path: path, reason: SystemError.reason(error.code, creating: true))
     }
     AtomicFile.removeDeadLeftovers(in: directory)
     return AtomicFile(name, in: directory, mode: 0o644)
@@ -108,25 +112,27 @@ enum OutputFile {
 
   /// The first half of `write`: writes and flushes `data` to a new temporary file beside the
   /// file and returns the temporary's name.
-  static func writeTemporary(_ data: Data, to file: AtomicFile) throws -> String {
+  static func writeTemporary(
+    _ data: Data, to file: AtomicFile, command: String
+  ) throws(ShellError) -> String {
     do {
       return try file.writeTemporary(data, temporaryName: AtomicFile.userTemporaryName(for: file.name))
     } catch {
-      throw failure(file.directory.path(of: file.name), error.reason)
+      throw .cannotWrite(
+        command: command, path: file.directory.path(of: file.name), reason: error.reason)
     }
   }
 
   /// The second half of `write`: renames the temporary file into place (removing it on failure).
-  static func moveIntoPlace(_ temporary: String, _ file: AtomicFile) throws {
+  static func moveIntoPlace(
+    _ temporary: String, _ file: AtomicFile, command: String
+  ) throws(ShellError) {
     do {
       try file.moveIntoPlace(temporary)
     } catch {
-      throw failure(file.directory.path(of: file.name), error.reason)
+      throw .cannotWrite(
+        command: command, path: file.directory.path(of: file.name), reason: error.reason)
     }
-  }
-
-  private static func failure(_ path: String, _ reason: String) -> MemeError {
-    MemeError("cannot write '\(path)': \(reason)")
   }
 
   /// errno in the words of the shell, for a file being written (`SystemError.reason`).

@@ -21,8 +21,8 @@ final class PendingOutputFile: @unchecked Sendable {
     self.path = path
     let thread = Thread { [self] in
       let result = Result {
-        let file = try OutputFile.atomicFile(for: path)
-        return (file, try OutputFile.writeTemporary(data, to: file))
+        let file = try OutputFile.atomicFile(for: path, command: "share")
+        return (file, try OutputFile.writeTemporary(data, to: file, command: "share"))
       }
       condition.withLock {
         outcome = result
@@ -35,7 +35,7 @@ final class PendingOutputFile: @unchecked Sendable {
   /// Waits for the write and moves the file into place; throws what the write or the rename hit.
   func finish() throws {
     let (file, temporary) = try waitForWrite().get()
-    try OutputFile.moveIntoPlace(temporary, file)
+    try OutputFile.moveIntoPlace(temporary, file, command: "share")
   }
 
   /// Waits for the write and removes what it wrote.

@@ -303,7 +303,7 @@ extension Shell {
         console.pictureFile(rendered.data)
         console.line("wrote the preview to \(StandardStreams.outputName) (\(size))")
       } else {
-        try OutputFile.write(rendered.data, to: path)
+        try OutputFile.write(rendered.data, to: path, command: "preview")
         console.line("wrote \(path) (\(size))")
       }
       if parsed.switches.contains("--explain") { console.block(rendered.report.explanation) }

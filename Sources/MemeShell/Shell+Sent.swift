@@ -351,7 +351,7 @@ extension Shell {
       throw ShellError.exportFormatMismatch(id: id, path: path, format: meme.format, named: other)
     }
     try checkOverwrite(path, command: "export", force: force)
-    try OutputFile.write(data, to: path)
+    try OutputFile.write(data, to: path, command: "export")
     console.line("wrote \(path)")
   }
 }

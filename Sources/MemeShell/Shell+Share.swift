@@ -110,8 +110,11 @@ extension Shell {
       guard let pending, let finishing else { break }
       do {
         try finishing.get()
+      } catch ShellError.cannotWrite(_, let path, let reason) {
+        throw ShellError.sharedBut(id: meme.id, problem: .write(path: path, reason: reason))
       } catch {
-        throw ShellError.sharedBut(id: meme.id, problem: .write(describe(error)))
+        throw ShellError.sharedBut(
+          id: meme.id, problem: .write(path: pending.path, reason: describe(error)))
       }
       console.line("wrote \(pending.path)")
     case .clipboard:

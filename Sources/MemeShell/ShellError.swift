@@ -85,7 +85,7 @@ enum ShellError: UserFacingError, Equatable {
   /// Why a saved meme did not reach its destination.
   enum SharedButProblem: Equatable {
     /// The output file could not be written (the system's message).
-    case write(String)
+    case write(path: String, reason: String)
     case noClipboard
     case noClipboardTool
     case noDisplay
@@ -171,7 +171,7 @@ enum ShellError: UserFacingError, Equatable {
     case .sharedBut(let id, let problem):
       let saved = "share: saved meme \(id), but"
       switch problem {
-      case .write(let reason): return "\(saved) \(reason)"
+      case .write(let path, let reason): return "\(saved) cannot write '\(path)': \(reason)"
       case .noClipboard:
         return "\(saved) there is no clipboard here (neither WAYLAND_DISPLAY nor DISPLAY is set)"
       case .noClipboardTool:

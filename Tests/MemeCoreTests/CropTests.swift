@@ -14,7 +14,7 @@ import Testing
 
   @Test(arguments: [["0:9"], ["abc"], ["1", "2", "3"], ["1", "2", "0", "4"], ["-1", "0", "4", "4"]])
   func rejects(words: [String]) {
-    #expect(throws: MemeError.self) { try Crop(words: words) }
+    #expect(throws: CropError.self) { try Crop(words: words) }
   }
 
   @Test func aspectIsCenteredAndAsLargeAsFits() throws {
@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test func rectangleOutsideThePictureIsAnError() {
-    #expect(throws: MemeError.self) {
+    #expect(throws: CropError.self) {
       try Crop.rect(PixelRect(x: 50, y: 0, width: 60, height: 10)).resolved(
         in: PixelSize(width: 100, height: 100))
     }

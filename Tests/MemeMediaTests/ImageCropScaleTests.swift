@@ -48,12 +48,12 @@ import Testing
   ])
   func hugeNumbersAreAnErrorNotACrash(_ words: [String]) throws {
     let crop = try Crop(words: words)
-    let error = #expect(throws: MemeError.self) { try ImageOps.crop(Self.picture, crop) }
+    let error = #expect(throws: CropError.self) { try ImageOps.crop(Self.picture, crop) }
     #expect(error?.message.contains("does not fit in the 40×30 picture") == true)
   }
 
   @Test func numbersPastIntAreRefusedWhenParsed() {
-    #expect(throws: MemeError.self) { try Crop(words: ["99999999999999999999", "0", "1", "1"]) }
+    #expect(throws: CropError.self) { try Crop(words: ["99999999999999999999", "0", "1", "1"]) }
   }
 
   @Test func rectangleCropClampsHugeRectangles() {

@@ -203,7 +203,7 @@ import Testing
 
   @Test func cropOutsideThePictureIsAnError() {
     let crop = Crop.rect(PixelRect(x: 500, y: 0, width: 10, height: 10))
-    #expect(throws: MemeError.self) {
+    #expect(throws: CropError.self) {
       try renderer.render(
         Self.photo(width: 100, height: 100), top: "", bottom: "", font: "Anton", crop: crop,
         format: .png)
