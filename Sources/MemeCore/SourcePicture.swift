@@ -73,15 +73,18 @@ public final class SourcePicture: Sendable, Equatable {
   /// A picture whose bytes `read` returns and `decode` turns into pixels, each run once, the
   /// first time they are needed (whichever thread asks; others wait). An error either throws is
   /// kept and thrown again by every later request, as a `DecodeFailure` carrying its message.
+  /// `measure`, when given, reads the displayed size from the bytes' header, so asking the size
+  /// (`info`) reads the file but decodes nothing; nil from it means "decode to know".
   public init(
     path: String, sha256: String, format: ImageFormat,
     read: @escaping @Sendable () throws -> Data,
+    measure: (@Sendable (Data) -> PixelSize?)? = nil,
     decode: @escaping @Sendable (Data) throws -> Pixels
   ) {
     self.path = path
     self.sha256 = sha256
     self.format = format
-    self.content = LazyContent(path: path, read: read, decode: decode)
+    self.content = LazyContent(path: path, read: read, measure: measure, decode: decode)
     self.knownSize = nil
   }
 
@@ -104,6 +107,7 @@ public final class SourcePicture: Sendable, Equatable {
   public var size: PixelSize {
     get throws(DecodeFailure) {
       if let knownSize { return knownSize }
+      if let measured = try content.measuredSize() { return measured }
       return try content.pixels().image.size
     }
   }
@@ -132,6 +136,8 @@ private final class LazyContent: @unchecked Sendable {
   private let path: String
   private var read: (@Sendable () throws -> Data)?
   private var decode: (@Sendable (Data) throws -> SourcePicture.Pixels)?
+  private var measure: (@Sendable (Data) -> PixelSize?)?
+  private var headerSize: PixelSize?
   private var bytesResult: Result<Data, Failure>?
   private var pixelsResult: Result<SourcePicture.Pixels, Failure>?
 
@@ -151,11 +157,30 @@ private final class LazyContent: @unchecked Sendable {
 
   init(
     path: String, read: @escaping @Sendable () throws -> Data,
+    measure: (@Sendable (Data) -> PixelSize?)?,
     decode: @escaping @Sendable (Data) throws -> SourcePicture.Pixels
   ) {
     self.path = path
     self.read = read
+    self.measure = measure
     self.decode = decode
+  }
+
+  /// The size `measure` reads from the header, once; nil when the pixels are decoded already
+  /// (their size is the answer), when there is no `measure`, or when it could not tell.
+  func measuredSize() throws(Failure) -> PixelSize? {
+    try lock.withLock { () -> Result<PixelSize?, Failure> in
+      if case .success = pixelsResult { return .success(nil) }
+      if let headerSize { return .success(headerSize) }
+      guard let measure else { return .success(nil) }
+      switch loadBytes() {
+      case .failure(let failure): return .failure(failure)
+      case .success(let bytes):
+        headerSize = measure(bytes)
+        self.measure = nil
+        return .success(headerSize)
+      }
+    }.get()
   }
 
   var hasBytes: Bool {

@@ -109,6 +109,21 @@ public enum ImageCodec {
     }
   }
 
+  /// The displayed size (EXIF orientation applied) from the header alone, decoding no pixels;
+  /// nil when the header cannot be read (a decode then says why).
+  public static func displayedSize(of data: Data) -> PixelSize? {
+    guard let format = sniff(data), let adapter = adapter(for: format),
+      (try? SharedLibrary.load(adapter.libraries)) != nil
+    else { return nil }
+    return data.withUnsafeBytes { bytes -> PixelSize? in
+      guard let decoder = try? adapter.open(bytes, limits: .default) else { return nil }
+      let size = decoder.size
+      // Orientations 5 to 8 turn the picture a quarter: width and height trade places.
+      return (5...8).contains(decoder.orientation)
+        ? PixelSize(width: size.height, height: size.width) : size
+    }
+  }
+
   /// A small upright copy whose longest side is at most about `maxDimension`, using libjpeg's
   /// DCT scaling where possible (much faster than decoding fully and scaling).
   public static func decodeProxy(

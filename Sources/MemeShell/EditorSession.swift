@@ -210,6 +210,7 @@ final class EditorSession {
     }
     return SourcePicture(
       path: path, sha256: sha256, format: format, read: { try file.readAll() },
+      measure: { ImageCodec.displayedSize(of: $0) },
       decode: { bytes in
         // The same pipeline as an eager restore (proxy and SHA-256 on two cores), so the
         // pixels are the same.

@@ -93,6 +93,8 @@ import Testing
     let (restored, capture) = makeShell(home: home)
     #expect(restored.run(line: "info"))
     #expect(capture.drain().map(\.text) == expected)
+    // The size came from the file's header: nothing was decoded (a 12-MP draft answers at once).
+    #expect(restored.state.picture?.isDecoded == false)
     // rotated.jpg is 16×24 stored, turned upright by its EXIF orientation.
     #expect(expected.contains("width: 24"))
   }
