@@ -38,6 +38,8 @@ Detail:
 Anywhere:
   help [COMMAND]                    list the commands, or explain one
   source FILE                       run the commands in a file (or a transcript's inputs)
+  set [font NAME|default | format png|jpeg|webp|auto]
+                                    show or change the defaults: new drafts' font, share's format
   clear (cls)                       clear the screen (and the scrollback, as clear(1) does)
   quit (exit)                       leave memesh (so does Ctrl-D)
 

@@ -21,6 +21,13 @@ public struct EditorState: Sendable, Equatable {
 
   /// A blank draft.
   public static let blank = EditorState()
+
+  /// A blank draft whose captions use `font`.
+  public static func blank(font: String) -> EditorState {
+    var state = EditorState.blank
+    state.recipe.font = font
+    return state
+  }
 }
 
 /// A change to the editor. I/O (decoding a file) happens before; its result rides in the action.
@@ -33,7 +40,8 @@ public enum EditorAction: Sendable, Equatable {
   case setCaptions(top: String, bottom: String)
   case setFont(String)
   case setCrop(Crop)
-  case newDraft
+  /// A blank draft whose captions use `font` (the default font, or the one `set font` chose).
+  case newDraft(font: String = MemeRecipe.defaultFont)
   /// Open a sent meme for editing: its picture and recipe (no id: a new draft on them).
   case edit(id: Int?, picture: SourcePicture, recipe: MemeRecipe)
   /// Adds a box after the others (drawn over them).
@@ -60,7 +68,7 @@ public enum EditorAction: Sendable, Equatable {
       state.recipe.bottom = bottom
     case .setFont(let font): state.recipe.font = font
     case .setCrop(let crop): state.recipe.crop = crop
-    case .newDraft: state = .blank
+    case .newDraft(let font): state = .blank(font: font)
     case .edit(let id, let picture, let recipe):
       state = EditorState(picture: picture, recipe: recipe, editingID: id)
     case .addBox(let box):

@@ -205,6 +205,13 @@ public enum CommandRegistry {
       arguments: .positional([.anyPath])
     ) { shell, arguments in try shell.source(path: arguments[0]) },
     ShellCommand(
+      "set", usage: "set [font NAME|default | format png|jpeg|webp|auto]", views: [.anywhere],
+      abstract: "show or change the defaults: new drafts' font, share's format",
+      discussion: "Defaults change no draft and last for the session; put them in the start-up "
+        + "file ($XDG_CONFIG_HOME/memesh/memeshrc, run in a terminal unless --no-rc) to keep them.",
+      arguments: .positional([.words(["font", "format"])])
+    ) { shell, arguments in try shell.set(arguments) },
+    ShellCommand(
       "clear", aliases: ["cls"], views: [.anywhere],
       abstract: "clear the screen (and the scrollback, as clear(1) does)",
       discussion: "Prints nothing when the output is not a terminal (a pipe, a file, a script's "

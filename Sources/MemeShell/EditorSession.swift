@@ -14,6 +14,8 @@ final class EditorSession {
   let drafts: DraftStore
   /// Where draft-save warnings go.
   private let console: Console
+  /// What a new draft starts as: blank, in the default font or the one `set font` chose.
+  private(set) var blank = EditorState.blank
   /// Every state the editor went through, for undo and redo.
   private(set) var history = History(initial: EditorState.blank)
   /// The state at the last share, `new` or `edit`.
@@ -33,7 +35,17 @@ final class EditorSession {
   var hasUnsavedChanges: Bool { state != cleanState }
 
   /// True when nothing was done: one blank step and nothing to undo or redo.
-  var isUntouched: Bool { history == History(initial: .blank) }
+  var isUntouched: Bool { history == History(initial: blank) }
+
+  /// New drafts use `font` from now on; an untouched editor starts over in it (nothing to undo).
+  func setDefaultFont(_ font: String) {
+    let untouched = isUntouched
+    blank = .blank(font: font)
+    if untouched {
+      history = History(initial: blank)
+      cleanState = blank
+    }
+  }
 
   // MARK: - Changes
 
@@ -66,8 +78,8 @@ final class EditorSession {
 
   /// Starts over with a blank editor and no draft (after share or cancel).
   func reset() {
-    history = History(initial: .blank)
-    cleanState = .blank
+    history = History(initial: blank)
+    cleanState = blank
     do {
       try drafts.clear()
     } catch {
@@ -83,7 +95,7 @@ final class EditorSession {
   func saveDraft() {
     reportDraftSave(drafts.takeBackgroundOutcome(waiting: false))
     let steps = history.steps
-    if steps.all.count == 1, steps.all[0].state == .blank {
+    if steps.all.count == 1, steps.all[0].state == blank {
       try? drafts.clear()
       return
     }
@@ -189,7 +201,7 @@ final class EditorSession {
   /// A restored picture turned out not to decode: the editor starts blank and the draft is
   /// removed, as a draft that cannot be restored is at start.
   func discardUnusableDraft() {
-    history = History(initial: .blank)
+    history = History(initial: blank)
     markClean()
     try? drafts.clear()
   }

@@ -14,6 +14,8 @@ public struct LaunchOptions: Sendable {
   public var keepGoing = false
   /// `--mode`: terminal graphics override.
   public var previewMode: String?
+  /// `--no-rc`: do not run the start-up file (`MemeshPaths.startupFile`).
+  public var skipsStartupFile = false
 
   public init() {}
 }

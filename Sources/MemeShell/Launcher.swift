@@ -104,7 +104,13 @@ public enum Launcher {
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
       }
     }
-    if settings.interactive { shell.greet() }
+    if settings.interactive {
+      shell.greet()
+      // Like .psqlrc: a person's defaults, in a terminal only (scripts stay reproducible).
+      if !options.skipsStartupFile {
+        shell.runStartupFile(MemeshPaths.startupFile(environment: environment))
+      }
+    }
     var failed = false
     loop: while !shell.quitRequested {
       switch reader.read(prompt: shell.prompt) {

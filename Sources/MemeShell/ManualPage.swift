@@ -26,6 +26,7 @@ public enum ManualPage {
     ("MEMESH_HOME", "memesh's data folder (default $XDG_DATA_HOME/memesh, else ~/.local/share/memesh); --home wins."),
     ("XDG_DATA_HOME", "see MEMESH_HOME (used only when it is an absolute path)."),
     ("XDG_STATE_HOME", "the line-editing history goes to $XDG_STATE_HOME/memesh/history (default ~/.local/state/memesh/history); under MEMESH_HOME or --home it is HOME/history."),
+    ("XDG_CONFIG_HOME", "the start-up file is $XDG_CONFIG_HOME/memesh/memeshrc (default ~/.config/memesh/memeshrc)."),
     ("MEMESH_FONTS", "the folder of bundled fonts (default: found next to the binary)."),
     ("MEMESH_PREVIEW", "terminal graphics mode, as --mode."),
     ("MEMESH_MAX_MEGAPIXELS", "the largest picture load accepts, in whole megapixels (default 100; 1 to 4000)."),
@@ -44,6 +45,7 @@ public enum ManualPage {
     ("HOME/draft/", "the editor's draft and its undo history, saved after every change."),
     ("HOME/fonts/", "your own fonts (.ttf, .otf, .ttc)."),
     ("HOME/history", "line-editing history, when MEMESH_HOME or --home is set."),
+    ("~/.config/memesh/memeshrc", "commands run at the start of a terminal session, such as 'set font Oswald' (not with --no-rc, -c, piped input or transcripts)."),
   ]
 
   /// The exit statuses.

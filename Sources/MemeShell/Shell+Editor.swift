@@ -8,7 +8,7 @@ extension Shell {
 
   /// `new`: a blank draft.
   func newDraft() {
-    apply(.newDraft, label: "new")
+    apply(.newDraft(font: editor.blank.recipe.font), label: "new")
     editor.markClean()
     console.line("new draft: top TOP, bottom BOTTOM (placeholders until you type captions)")
   }
@@ -358,7 +358,7 @@ extension Shell {
 
   /// `cancel`: drops the draft and shows the sent memes.
   func cancel() {
-    let had = state != .blank
+    let had = state != editor.blank
     editor.reset()
     view = .sent
     console.line(had ? "draft discarded" : "nothing to discard")

@@ -273,7 +273,7 @@ extension Shell {
     case .detail, .editor:
       let fromEditor = view == .editor
       view = .sent
-      if fromEditor, state != .blank {
+      if fromEditor, state != editor.blank {
         console.line("the draft is kept; 'info' or any editor command returns to it")
       }
       showSentMemes()

@@ -47,10 +47,11 @@ extension Shell {
     var destination: String?
     if case .file(let path) = target {
       destination = OutputFile.destination(
-        path, defaultName: "meme.\((requested ?? picture.format.memeFormat).fileExtension)")
+        path,
+        defaultName: "meme.\((requested ?? defaultFormat ?? picture.format.memeFormat).fileExtension)")
     }
     let format =
-      requested ?? destination.flatMap { OutputFile.format(ofPath: $0) }
+      requested ?? destination.flatMap { OutputFile.format(ofPath: $0) } ?? defaultFormat
       ?? picture.format.memeFormat
     let lossless = parsed.switches.contains("--lossless")
     if lossless, format != .webp {

@@ -47,6 +47,11 @@ public final class Shell {
   public internal(set) var quitRequested = false
   /// How many `source` files are being run (nested `source` is bounded).
   var sourceDepth = 0
+  /// The format `share` writes when neither `--format` nor the file's name says (`set format`);
+  /// nil: the picture's own.
+  var defaultFormat: ImageFormat?
+  /// While the start-up file runs (`set` confirms nothing then).
+  var runningStartupFile = false
   /// Whether `load -` or `source -` has read standard input (it can be read once).
   var standardInputRead = false
   /// Asks the person at the terminal a yes/no question (true for yes); nil outside a terminal,

@@ -40,6 +40,15 @@ public enum MemeshPaths {
     return userHome(environment: environment) + "/.local/state/memesh/history"
   }
 
+  /// The start-up file a terminal session runs first: `$XDG_CONFIG_HOME/memesh/memeshrc`, else
+  /// `~/.config/memesh/memeshrc`.
+  public static func startupFile(environment: [String: String]) -> String {
+    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+      return config + "/memesh/memeshrc"
+    }
+    return userHome(environment: environment) + "/.config/memesh/memeshrc"
+  }
+
   /// Why `path` cannot be a memesh home, or nil when it is a folder or can be created: empty, or
   /// something there (or above it) that is not a folder.
   public static func unusableHome(_ path: String) -> String? {

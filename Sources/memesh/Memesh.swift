@@ -64,6 +64,12 @@ struct Memesh: ParsableCommand {
     completion: .list(["kitty", "iterm", "sixel", "symbols", "none"]))
   var previewMode: String?
 
+  @Flag(
+    name: .customLong("no-rc"),
+    help: ArgumentHelp(
+      "Do not run the start-up file ($XDG_CONFIG_HOME/memesh/memeshrc) in a terminal."))
+  var noRC = false
+
   @Flag(help: .hidden)
   var generateManual = false
 
@@ -89,6 +95,7 @@ struct Memesh: ParsableCommand {
     options.home = home
     options.keepGoing = keepGoing
     options.previewMode = previewMode
+    options.skipsStartupFile = noRC
     if let problem = Self.homeProblem(options) { throw ValidationError(problem) }
     let status = Launcher.run(options)
     if status != 0 { throw ExitCode(status) }

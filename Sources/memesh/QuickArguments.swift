@@ -1,6 +1,6 @@
 import MemeShell
 
-/// The common command lines (`-c …`, `--home DIR`, `--keep-going`, `--mode M`, `--replay F`,
+/// The common command lines (`-c …`, `--home DIR`, `--keep-going`, `--no-rc`, `--mode M`, `--replay F`,
 /// `--check F`) parsed without ArgumentParser, whose command tree costs about a millisecond of
 /// every start (`memesh -c quit` is timed by `make bench`). Anything else — help, version,
 /// completion scripts, `--opt=value`, a value starting with `-`, an error — returns nil and goes
@@ -13,8 +13,8 @@ enum QuickArguments {
     var index = arguments.startIndex
     while index < arguments.endIndex {
       let flag = arguments[index]
-      if flag == "--keep-going" {
-        options.keepGoing = true
+      if flag == "--keep-going" || flag == "--no-rc" {
+        if flag == "--keep-going" { options.keepGoing = true } else { options.skipsStartupFile = true }
         index += 1
         continue
       }

@@ -31,7 +31,8 @@ import Testing
   /// Runs memesh with `input` on a pipe as standard input, and standard output on a pipe (or
   /// `stdout` when given: a file, /dev/full…), from the transcripts folder.
   static func run(
-    _ arguments: [String], input: Data, home: URL, stdout: FileHandle? = nil
+    _ arguments: [String], input: Data, home: URL, stdout: FileHandle? = nil,
+    environment extra: [String: String] = [:]
   ) throws -> Result {
     let binary = try #require(Self.binary(), "the memesh binary is not built")
     let process = Process()
@@ -42,6 +43,7 @@ import Testing
     environment["MEMESH_HOME"] = home.path
     environment["MEMESH_CAMERA"] = "/nonexistent"
     environment["NO_COLOR"] = "1"
+    environment.merge(extra) { _, new in new }
     process.environment = environment
     let stdin = Pipe()
     let outputPipe = Pipe()

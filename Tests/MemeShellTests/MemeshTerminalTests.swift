@@ -28,13 +28,16 @@ import Testing
   }
 
   /// memesh on a `width`×`height` terminal, drawing with block symbols, ready at its prompt.
-  func start(width: Int, height: Int, environment: String = "") throws -> LineEditorTerminal {
+  func start(
+    width: Int, height: Int, environment: String = "", arguments: String = ""
+  ) throws -> LineEditorTerminal {
     let binary = try #require(EndToEndTests.binary(), "the memesh binary is not built")
     let folder = EndToEndTests.packageRoot.appendingPathComponent("transcripts").path
     let command =
       "cd \(LineEditorTerminal.shellQuote(folder)) && exec env LANG=C.UTF-8 TERM=xterm-256color "
       + "MEMESH_HOME=\(LineEditorTerminal.shellQuote(home.path)) MEMESH_PREVIEW=symbols "
-      + "MEMESH_CAMERA=/nonexistent \(environment) \(LineEditorTerminal.shellQuote(binary.path))"
+      + "MEMESH_CAMERA=/nonexistent XDG_CONFIG_HOME=/nonexistent \(environment) "
+      + LineEditorTerminal.shellQuote(binary.path) + " " + arguments
     return try LineEditorTerminal(command: command, width: width, height: height) {
       $0.contains("memesh:sent>") || $0.contains("memesh:edit>")
     }
