@@ -22,6 +22,8 @@ Editor:
   undo                              undo the last change (in the sent memes: the last delete)
   redo                              redo what undo undid
   history                           list the editor's undo steps
+  template NAME [STYLE] | save NAME | import DIR [NAME] | rm NAME
+                                    start a meme from a template, or save, import or remove one
   info                              print the editor state as key: value lines
 
 Sent memes:
@@ -31,6 +33,7 @@ Sent memes:
   edit ID                           open a sent meme in the editor; share then updates it
   delete ID (rm)                    delete a sent meme ('undo' brings it back)
   export ID PATH [--force]          write a sent meme's picture to a file
+  templates [table|grid]            list the templates (thumbnails in a graphics terminal)
 
 Detail:
   back                              go back to the sent memes

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A meme template: a picture and its text boxes, kept to start new memes from (`template
-/// NAME`). The boxes' texts are examples, shown until the user types their own.
+/// A meme template: a picture and a recipe (its crop, font and text boxes), kept to start new
+/// memes from (`template NAME`). The boxes' texts are examples, there for the user to replace.
 ///
 /// Saved from the editor (`template save NAME`) or imported from a memegen template folder
 /// (`template import DIR`). File names are relative to the template's own folder.
@@ -10,10 +10,8 @@ public struct Template: Sendable, Equatable {
   public var name: String
   /// The title shown in listings (memegen's `name`, or the name).
   public var title: String
-  public var boxes: [TextBox]
-  /// The meme's font (a name from the font catalog); nil for memesh's default.
-  public var font: String?
-  public var crop: Crop
+  /// The crop, font and boxes a meme started from it gets.
+  public var recipe: MemeRecipe
   /// The picture's file in the template's folder, its format and its displayed size.
   public var pictureFile: String
   public var format: ImageFormat
@@ -31,16 +29,13 @@ public struct Template: Sendable, Equatable {
   public var problem: String?
 
   public init(
-    name: String, title: String, boxes: [TextBox], font: String? = nil, crop: Crop = .off,
-    pictureFile: String, format: ImageFormat, width: Int, height: Int,
-    styles: [TemplateStyle] = [], thumbnailFile: String? = nil, origin: String,
-    created: Date, problem: String? = nil
+    name: String, title: String, recipe: MemeRecipe, pictureFile: String, format: ImageFormat,
+    width: Int, height: Int, styles: [TemplateStyle] = [], thumbnailFile: String? = nil,
+    origin: String, created: Date, problem: String? = nil
   ) {
     self.name = name
     self.title = title
-    self.boxes = boxes
-    self.font = font
-    self.crop = crop
+    self.recipe = recipe
     self.pictureFile = pictureFile
     self.format = format
     self.width = width
@@ -67,11 +62,12 @@ public struct TemplateStyle: Sendable, Equatable, Codable {
 }
 
 /// What a template may be called: it names a folder, so a word of lowercase letters, digits,
-/// `-` and `_`, starting with a letter or digit, at most 64 bytes, and not `trash` (the folder
-/// removed templates wait in).
+/// `-` and `_`, starting with a letter or digit, at most 64 bytes, and not one of `reserved`.
 public enum TemplateName {
   public static let maximumBytes = 64
-  public static let reserved: Set<String> = ["trash"]
+  /// `trash` names the folder removed templates wait in; `save`, `import` and `rm` are words of
+  /// the `template` command.
+  public static let reserved: Set<String> = ["trash", "save", "import", "rm"]
 
   /// Why `name` cannot name a template, or nil when it can.
   public static func problem(_ name: String) -> String? {
@@ -79,13 +75,11 @@ public enum TemplateName {
     guard name.utf8.count <= maximumBytes else {
       return "'\(name.prefix(maximumBytes))…' is longer than \(maximumBytes) characters"
     }
-    guard let first = name.unicodeScalars.first, isWordCharacter(first), first != "-",
-      first != "_"
-    else {
-      return "'\(name)' must start with a letter or digit"
-    }
     guard name.unicodeScalars.allSatisfy(isWordCharacter) else {
-      return "'\(name)' may hold only letters a–z, digits, '-' and '_'"
+      return "'\(name)' may hold only lowercase letters a–z, digits, '-' and '_'"
+    }
+    guard let first = name.unicodeScalars.first, first != "-", first != "_" else {
+      return "'\(name)' must start with a letter or digit"
     }
     guard !reserved.contains(name) else { return "'\(name)' is a name memesh keeps for itself" }
     return nil

@@ -138,6 +138,18 @@ public enum CommandRegistry {
       "history", views: [.editor], abstract: "list the editor's undo steps", arity: .none
     ) { shell, _ in shell.listHistory() },
     ShellCommand(
+      "template", usage: "template NAME [STYLE] | save NAME | import DIR [NAME] | rm NAME",
+      views: [.editor], abstract: "start a meme from a template, or save, import or remove one",
+      discussion: "template NAME starts a new draft on the template's picture (or its STYLE's) "
+        + "with its boxes holding their example texts; undo goes back. template save NAME keeps "
+        + "the editor's picture, crop, font and boxes, their texts as examples. template import "
+        + "DIR reads a memegen template folder (config.yml and default.png or .jpg; its folder's "
+        + "name is the template's unless NAME is given): bad YAML, an unknown key, a value out "
+        + "of range or a missing picture is one error and nothing is imported. template rm NAME "
+        + "removes one; undo brings it back.",
+      arguments: .template
+    ) { shell, arguments in try shell.template(arguments) },
+    ShellCommand(
       "info", views: [.editor], abstract: "print the editor state as key: value lines",
       discussion: "Keys, in order: image, width, height, format, top, bottom, font, crop, "
         + "unsaved changes, editing. Scripts may rely on them.",
@@ -178,6 +190,13 @@ public enum CommandRegistry {
       arity: .exactly(2, missing: "needs an ID and a PATH"),
       arguments: .positional([.memeIDs, .anyPath])
     ) { shell, arguments in try shell.export(arguments) },
+    ShellCommand(
+      "templates", usage: "templates [table|grid]", views: [.sent],
+      abstract: "list the templates (thumbnails in a graphics terminal)",
+      discussion: "Each template's name, title, number of boxes, size and styles; in a terminal "
+        + "that draws pictures, a grid of thumbnails unless 'table' is asked for.",
+      arity: .atMost(1), arguments: .positional([.words(["table", "grid"])])
+    ) { shell, arguments in try shell.listTemplates(arguments) },
     ShellCommand(
       "back", views: [.detail, .editor], abstract: "go back to the sent memes", arity: .none
     ) { shell, _ in shell.back() },

@@ -43,6 +43,8 @@ public enum ManualPage {
     ("HOME/memes/ID/", "one folder per meme: the original picture, the rendered meme, its thumbnail."),
     ("HOME/memes/trash/", "the last deleted memes, kept so undo can bring them back."),
     ("HOME/draft/", "the editor's draft and its undo history, saved after every change."),
+    ("HOME/templates/NAME/", "one folder per template: its picture, template.plist (its boxes), its thumbnail."),
+    ("HOME/templates/trash/", "removed templates, kept so undo can bring them back."),
     ("HOME/fonts/", "your own fonts (.ttf, .otf, .ttc)."),
     ("HOME/history", "line-editing history, when MEMESH_HOME or --home is set."),
     ("~/.config/memesh/memeshrc", "commands run at the start of a terminal session, such as 'set font Oswald' (not with --no-rc, -c, piped input or transcripts)."),
@@ -60,6 +62,8 @@ public enum ManualPage {
     ("memesh", "start the interactive shell; type 'help' inside it for its commands"),
     ("memesh -c 'load cat.jpg; caption hi | there; share file out.jpg'",
      "make a meme from a script"),
+    ("memesh -c 'template import drake/; template drake; share file drake.png'",
+     "start a meme from a memegen template folder"),
     ("memesh < script.txt", "run one command per line"),
     ("memesh --check session.t", "run a transcript and compare it with its expected output"),
   ]

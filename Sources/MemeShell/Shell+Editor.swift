@@ -219,6 +219,7 @@ extension Shell {
 
   /// `undo`: the last editor change, or in the sent memes the last delete.
   func undo() throws {
+    if try undoTemplateRemoval() { return }
     if view != .editor {
       guard let meme = try store.undoDelete() else {
         throw ShellError.nothingToUndo(inSentMemes: true)

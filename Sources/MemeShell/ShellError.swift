@@ -75,6 +75,19 @@ enum ShellError: UserFacingError, Equatable {
   /// `place` where keys cannot be read or pictures drawn (a script, a pipe, no graphics).
   case placeNeedsATerminal(number: Int)
 
+  // MARK: - Templates
+
+  /// A name no template has; `suggestion` a near one.
+  case noTemplate(command: String, name: String, suggestion: String?, hasTemplates: Bool)
+  /// `template import DIR` for a folder whose name makes no template name.
+  case templateNeedsName(folder: String)
+  /// A template name already taken, for `template save` and `template import`.
+  case templateExists(command: String, name: String)
+  /// A name that cannot name a template (`TemplateName.problem` says why).
+  case badTemplateName(command: String, problem: String)
+  /// `template NAME STYLE` for a style the template does not have.
+  case noTemplateStyle(name: String, style: String, styles: [String])
+
   // MARK: - Share
 
   /// The store cannot take the meme (read-only): nothing was written anywhere.
@@ -165,6 +178,27 @@ enum ShellError: UserFacingError, Equatable {
     case .placeNeedsATerminal(let number):
       return "place: needs a terminal that shows pictures; 'text \(number) at X Y W H' places "
         + "box \(number) by numbers (percent or pixels)"
+    case .noTemplate(let command, let name, let suggestion, let hasTemplates):
+      let hint =
+        suggestion.map { "; did you mean '\($0)'?" }
+        ?? (hasTemplates
+          ? "; 'templates' lists them"
+          : " (there are none yet: 'template save NAME' or 'template import DIR' makes one)")
+      return "\(command): no template named '\(Display.cell(name, limit: 40))'\(hint)"
+    case .templateExists(let command, let name):
+      if command == "undo" {
+        return "undo: cannot bring back template '\(name)': one of that name was made since "
+          + "('template rm \(name)' first)"
+      }
+      return "\(command): a template named '\(name)' exists already ('template rm \(name)' "
+        + "removes it, or choose another name)"
+    case .badTemplateName(let command, let problem):
+      return "\(command): \(problem)"
+    case .noTemplateStyle(let name, let style, let styles):
+      return "template: '\(name)' has no style '\(Display.cell(style, limit: 40))'"
+        + (styles.isEmpty ? " (it has none)" : " (its styles: \(styles.joined(separator: ", ")))")
+    case .templateNeedsName(let folder):
+      return "template import: '\(folder)' gives no name; name it: template import DIR NAME"
     case .shareNotSaved(let reason):
       return "share: \(reason); nothing was written ('preview --out FILE' writes the meme "
         + "without saving it)"

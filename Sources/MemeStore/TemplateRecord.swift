@@ -50,8 +50,8 @@ struct TemplateRecord: Equatable {
 
 extension TemplateRecord: Codable {
   enum CodingKeys: String, CodingKey {
-    case version, name, title, boxes, font, crop, pictureFile, format, width, height, styles
-    case thumbnailFile, origin, created
+    case version, name, title, recipe, pictureFile, format, width, height, styles, thumbnailFile
+    case origin, created
   }
 
   init(from decoder: any Decoder) throws {
@@ -66,15 +66,8 @@ extension TemplateRecord: Codable {
     let name = try container.decode(String.self, forKey: .name)
     if let problem = TemplateName.problem(name) { throw IndexDamage(problem) }
     let title = try container.decode(String.self, forKey: .title)
-    let boxes = try container.decode([TextBox].self, forKey: .boxes)
-    guard boxes.count <= TemplateStore.maximumBoxes else {
-      throw IndexDamage("more than \(TemplateStore.maximumBoxes) text boxes")
-    }
-    let font = try container.decodeIfPresent(String.self, forKey: .font)
-    let cropText = try container.decode(String.self, forKey: .crop)
-    guard let crop = try? Crop(words: cropText.split(separator: " ").map(String.init)),
-      crop.isWithinLimits
-    else { throw IndexDamage("an impossible crop '\(cropText.prefix(40))'") }
+    // MemeRecipe checks its font, crop and boxes as read from a file.
+    let recipe = try container.decode(MemeRecipe.self, forKey: .recipe)
     let pictureFile = try container.decode(String.self, forKey: .pictureFile)
     let format = try container.decode(ImageFormat.self, forKey: .format)
     let width = try container.decode(Int.self, forKey: .width)
@@ -94,15 +87,15 @@ extension TemplateRecord: Codable {
       }
     }
     let origin = try container.decode(String.self, forKey: .origin)
-    for text in [title, origin, font ?? ""] where text.utf8.count > StoreIndex.maximumTextBytes {
+    for text in [title, origin] where text.utf8.count > StoreIndex.maximumTextBytes {
       throw IndexDamage("a text longer than memesh writes")
     }
     let created = try container.decode(Date.self, forKey: .created)
     try StoreIndex.checkDate(created, "its creation date")
     template = Template(
-      name: name, title: title, boxes: boxes, font: font, crop: crop, pictureFile: pictureFile,
-      format: format, width: width, height: height, styles: styles, thumbnailFile: thumbnailFile,
-      origin: origin, created: created)
+      name: name, title: title, recipe: recipe, pictureFile: pictureFile, format: format,
+      width: width, height: height, styles: styles, thumbnailFile: thumbnailFile, origin: origin,
+      created: created)
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -110,9 +103,7 @@ extension TemplateRecord: Codable {
     try container.encode(Self.currentVersion, forKey: .version)
     try container.encode(template.name, forKey: .name)
     try container.encode(template.title, forKey: .title)
-    try container.encode(template.boxes, forKey: .boxes)
-    try container.encodeIfPresent(template.font, forKey: .font)
-    try container.encode(template.crop.description, forKey: .crop)
+    try container.encode(template.recipe, forKey: .recipe)
     try container.encode(template.pictureFile, forKey: .pictureFile)
     try container.encode(template.format, forKey: .format)
     try container.encode(template.width, forKey: .width)

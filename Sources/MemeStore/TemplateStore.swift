@@ -15,8 +15,6 @@ import MemeSystem
 /// complete or not at all. Every path is reached from the folder opened once, without following
 /// a symlink; a folder that cannot be read is reported and left where it is, never removed.
 public final class TemplateStore: @unchecked Sendable {
-  /// The most text boxes a template keeps.
-  public static let maximumBoxes = 64
   /// How many removed templates `undoRemove` can bring back.
   public static let defaultTrashLimit = 20
 
@@ -61,9 +59,15 @@ public final class TemplateStore: @unchecked Sendable {
   /// is). A template whose picture is missing is listed with its `problem`.
   public func list() -> (templates: [Template], problems: [String]) {
     guard FileKind(path: root) != .missing else { return ([], []) }
+    let names: [String]
+    do {
+      names = try files.directory(root).entries()
+    } catch {
+      return ([], [StoreError.damagedTemplate(path: root, reason: error.reason).message])
+    }
     var templates: [Template] = []
     var problems: [String] = []
-    for entry in files.entries(root).sorted() {
+    for entry in names.sorted() {
       if entry == "trash" || entry == ".lock" || entry.hasPrefix(DurableFiles.temporaryPrefix) {
         continue
       }
@@ -147,7 +151,8 @@ public final class TemplateStore: @unchecked Sendable {
     if let problem = TemplateName.problem(template.name) {
       throw .badTemplateName(problem: problem)
     }
-    guard styles.count == template.styles.count, template.boxes.count <= Self.maximumBoxes,
+    guard styles.count == template.styles.count,
+      template.recipe.boxes.count <= MemeRecipe.maximumBoxes,
       template.styles.allSatisfy({ TemplateName.isValidStyle($0.name) })
     else {
       throw .fileSystem(action: "write", path: path(template.name), reason: "unusable template")

@@ -17,13 +17,15 @@ struct TemplateStoreTests {
   func sample(_ name: String = "drake") -> Template {
     Template(
       name: name, title: "Drake-like",
-      boxes: [
-        TextBox(
-          text: "no", placement: .rect(TextFrame(x: 0.5, y: 0, width: 0.5, height: 0.5)),
-          fill: .black, outline: .none),
-        TextBox(text: "yes", placement: .bottom, alignment: .right, angle: -10),
-      ],
-      font: "Oswald", crop: .aspect(width: 1, height: 1), pictureFile: "", format: .png,
+      recipe: MemeRecipe(
+        font: "Oswald", crop: .aspect(width: 1, height: 1),
+        boxes: [
+          TextBox(
+            text: "no", placement: .rect(TextFrame(x: 0.5, y: 0, width: 0.5, height: 0.5)),
+            fill: .black, outline: .none),
+          TextBox(text: "yes", placement: .bottom, alignment: .right, angle: -10),
+        ]),
+      pictureFile: "", format: .png,
       width: 480, height: 480, styles: [TemplateStyle(name: "blue", file: "", format: .jpeg)],
       origin: "/somewhere/drake", created: Date(timeIntervalSince1970: 1_800_000_000))
   }
@@ -112,7 +114,7 @@ struct TemplateStoreTests {
       #expect(try again.undoRemove()?.name == "one")
       #expect(try again.undoRemove() == nil)
       #expect(again.names() == ["one", "two"])
-      #expect(try again.template(named: "one").boxes == sample("one").boxes)
+      #expect(try again.template(named: "one").recipe == sample("one").recipe)
     }
   }
 

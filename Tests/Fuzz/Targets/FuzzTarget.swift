@@ -18,7 +18,8 @@ public struct FuzzTarget: Sendable {
 
   /// Every target, in the order `make fuzz` runs them: each area lists its own targets in its
   /// own file (a new decoder's target goes into `imageTargets`, FuzzTarget+Images.swift).
-  public static let all: [FuzzTarget] = imageTargets + storeTargets + shellTargets
+  public static let all: [FuzzTarget] =
+    imageTargets + storeTargets + templateTargets + shellTargets
 
   /// The target called `name`, or nil.
   public static func named(_ name: String) -> FuzzTarget? {
