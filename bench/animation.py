@@ -20,7 +20,8 @@ outline) and writes an animated GIF:
 Reported: wall time (median, min–max), memesh's time over each peer's, peak memory (maximum RSS
 from wait4; for gifsicle the larger of its two processes), file size, and per-frame PSNR (mean
 and minimum over the frames, R G B) of each GIF against that tool's own captioned frames in true
-colour, before any palette: memesh's from a lossless WebP of the same render, ImageMagick's (and
+colour, before any palette: memesh's from memesh-animation-bench --truth (the same captions drawn
+in true colour), ImageMagick's (and
 gifsicle's) from the same -coalesce -annotate written as PNG frames, Pillow's from its frames
 before save. The GIFs are decoded with Pillow.
 """
@@ -164,11 +165,11 @@ def main():
             # The truths, untimed.
             truth_dir = os.path.join(scratch, stem)
             os.makedirs(os.path.join(truth_dir, "pillow"), exist_ok=True)
-            truth_webp = os.path.join(truth_dir, "memesh.webp")
+            os.makedirs(os.path.join(truth_dir, "memesh"), exist_ok=True)
             if args.animation_bench:
-                subprocess.run([args.animation_bench, source, truth_webp, "--top", TOP,
-                                "--bottom", BOTTOM, "--lossless"], check=True,
-                               capture_output=True)
+                subprocess.run([args.animation_bench, source, "unused.gif", "--top", TOP,
+                                "--bottom", BOTTOM, "--truth", os.path.join(truth_dir, "memesh")],
+                               check=True, capture_output=True)
             subprocess.run(["convert", source, "-coalesce", *annotate(source),
                             os.path.join(truth_dir, "im-%04d.png")], check=True)
             subprocess.run([args.python, os.path.join(here, "pillow_animation.py"), source,
@@ -178,7 +179,8 @@ def main():
             im_truth = [Image.open(path) for path in
                         sorted(glob.glob(os.path.join(truth_dir, "im-*.png")))]
             truths = {
-                "memesh": frames_of(truth_webp) if args.animation_bench else None,
+                "memesh": [Image.open(path) for path in sorted(glob.glob(
+                    os.path.join(truth_dir, "memesh", "*.png")))] if args.animation_bench else None,
                 "convert": im_truth, "gifsicle": im_truth,
                 "pillow": [Image.open(path) for path in
                            sorted(glob.glob(os.path.join(truth_dir, "pillow", "*.png")))],

@@ -22,10 +22,13 @@ them. Each WebP comes with the frames it was made from (lossless, so they are it
                       loop count 2
     pan-lossy.webp    img2webp -lossy -q 80 of the same frames, loop forever
 
+For transcripts/animation.t it also copies pan.gif and pan.webp to transcripts/images/.
+
 Usage: scripts/make-animation-fixtures.py
 """
 
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -89,6 +92,8 @@ def main():
         for frame in frames:
             command += ["-d", "100", frame]
         run(*command, "-o", os.path.join(OUT, "pan-lossy.webp"))
+    for name in ("pan.gif", "pan.webp"):
+        shutil.copyfile(os.path.join(OUT, name), os.path.join(IMAGES, name))
     for name in sorted(os.listdir(OUT)):
         print(os.path.join("Tests/MemeMediaTests/Fixtures/animation", name))
 

@@ -1,5 +1,5 @@
-# WebP and GIF in, WebP out: a WebP photo shares as a WebP, a GIF as a PNG (GIF is read, never
-# written); --format webp and a .webp name write lossy WebP, --lossless a lossless one; the
+# WebP and GIF in, WebP out: a WebP photo shares as a WebP, a still GIF as a PNG (animation.t
+# has animated GIFs and WebPs); --format webp and a .webp name write lossy WebP, --lossless a lossless one; the
 # recipe rides in the WebP (an XMP chunk), so load reopens the meme for editing.
 > load images/photo.webp
 photo.webp: 32×24 WebP
@@ -35,8 +35,8 @@ editing meme 2; 'share' updates it in place
 updated meme 2
 > load images/cat.png
 cat.png: 160×120 PNG
-> share file cat.gif
-error: share: cannot write 'cat.gif': memesh writes PNG, JPEG or WebP, not GIF (name it .png or .jpg, or add --format png)
+> share file cat.bmp
+error: share: cannot write 'cat.bmp': memesh writes PNG, JPEG, WebP or GIF, not BMP (name it .png or .jpg, or add --format png)
 > share file cat.png --lossless
 error: share: --lossless is for WebP; a PNG is written as it always is (add --format webp)
 > share file sharp --format webp --lossless

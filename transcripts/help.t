@@ -14,9 +14,9 @@ Editor:
   crop X Y W H | crop W:H | crop off
                                     crop the picture (a rectangle, an aspect ratio, or off)
   place N                           move, resize and turn box N with the keys while the preview follows
-  preview [--explain] [--out FILE] [--force]
+  preview [--explain] [--out FILE] [--frame N] [--force]
                                     show the meme (or describe it where pictures cannot be drawn)
-  share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless] [--force]
+  share [file PATH | clipboard | open] [--format png|jpeg|webp|gif] [--lossless] [--force]
                                     save the meme to the sent memes, then hand it on
   cancel                            discard the draft and show the sent memes
   undo                              undo the last change (in the sent memes: the last delete)

@@ -27,8 +27,8 @@ wrote preview-out.png (160×120)
 note: 'preview-out.png' was made by memesh (top "straße", bottom "") but its original is not in the store; captioning the captioned picture
 preview-out.png: 160×120 PNG
 > preview --bogus
-error: preview: unknown option '--bogus' (usage: preview [--explain] [--out FILE] [--force])
+error: preview: unknown option '--bogus' (usage: preview [--explain] [--out FILE] [--frame N] [--force])
 > preview --out
-error: preview: --out needs a value (usage: preview [--explain] [--out FILE] [--force])
-> preview --out preview.gif
-error: preview: cannot write 'preview.gif': memesh writes PNG, JPEG or WebP, not GIF (name it .png or .jpg)
+error: preview: --out needs a value (usage: preview [--explain] [--out FILE] [--frame N] [--force])
+> preview --out preview.bmp
+error: preview: cannot write 'preview.bmp': memesh writes PNG, JPEG, WebP or GIF, not BMP (name it .png or .jpg)

@@ -31,8 +31,8 @@ saved meme 1
 wrote ./meme.jpg
 > set format auto
 share writes the picture's own format unless --format or a name says
-> set format gif
-error: set format: 'gif' is not a format (png, jpeg, webp or auto)
+> set format bmp
+error: set format: 'bmp' is not a format (png, jpeg, webp, gif or auto)
 > set font Comic Sans
 error: font: unknown font 'Comic Sans' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald; 'fonts --installed' lists the system's)
 > set colour red

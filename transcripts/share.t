@@ -44,12 +44,12 @@ error: share: cannot write 'no-such-folder/x.png': no such folder 'no-such-folde
 error: share: cannot write 'images/cat.png/x.png': 'images/cat.png' is not a folder
 > share file ''
 error: share: cannot write '': no file name given
-> share file meme.gif
-error: share: cannot write 'meme.gif': memesh writes PNG, JPEG or WebP, not GIF (name it .png or .jpg, or add --format png)
+> share file meme.bmp
+error: share: cannot write 'meme.bmp': memesh writes PNG, JPEG, WebP or GIF, not BMP (name it .png or .jpg, or add --format png)
 > share printer
 error: share: unknown target 'printer' (file PATH, clipboard or open)
-> share --format gif
-error: share: 'gif' is not a format (png, jpeg or webp)
+> share --format bmp
+error: share: 'bmp' is not a format (png, jpeg, webp or gif)
 > browse
 ID  TOP     BOTTOM     FONT   SIZE     CREATED
  1  shared  to a file  Anton  160×120  [date]

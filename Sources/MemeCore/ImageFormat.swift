@@ -44,8 +44,8 @@ public enum ImageFormat: String, Sendable, Equatable, Codable, CaseIterable {
     }
   }
 
-  /// The formats memesh writes memes in.
-  public static let writable: [ImageFormat] = [.png, .jpeg, .webp]
+  /// The formats memesh writes memes in (GIF and WebP also as animations).
+  public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .gif]
 
   /// Whether memesh writes memes in this format.
   public var isWritable: Bool { ImageFormat.writable.contains(self) }
@@ -66,17 +66,19 @@ public enum ImageFormat: String, Sendable, Equatable, Codable, CaseIterable {
     switch self {
     case .jpeg: 65500
     case .webp: 16383
-    case .png, .gif, .heic, .avif: nil
+    case .gif: 65535
+    case .png, .heic, .avif: nil
     }
   }
 
-  /// Parses what a user types after `--format`: `png`, `jpeg`, `jpg` or `webp`, any case (a
-  /// format memesh writes).
+  /// Parses what a user types after `--format`: `png`, `jpeg`, `jpg`, `webp` or `gif`, any
+  /// case (a format memesh writes).
   public init?(userInput: String) {
     switch userInput.lowercased() {
     case "png": self = .png
     case "jpeg", "jpg": self = .jpeg
     case "webp": self = .webp
+    case "gif": self = .gif
     default: return nil
     }
   }

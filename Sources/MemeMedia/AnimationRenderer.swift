@@ -312,7 +312,7 @@ struct AnimationEncoder {
       writer = .gif(
         try GIFWriter(
           canvas: canvas, loopCount: info.frameCount <= 1 ? nil : loop,
-          recipe: settings.recipe?.encoded(), options: gif))
+          recipe: settings.recipe?.encoded(), iccProfile: settings.iccProfile, options: gif))
     default:
       // A GIF without a loop block plays once.
       writer = .webp(

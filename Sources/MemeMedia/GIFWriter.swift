@@ -62,13 +62,21 @@ final class GIFWriter {
 
   /// Starts a GIF of `canvas` that plays `loopCount` times (nil: once, no NETSCAPE block; 0:
   /// forever), with `recipe` in a comment before the first frame.
-  init(canvas: PixelSize, loopCount: Int?, recipe: String?, options: GIFOptions) throws(MemeError) {
+  init(
+    canvas: PixelSize, loopCount: Int?, recipe: String?, iccProfile: Data? = nil,
+    options: GIFOptions
+  ) throws(MemeError) {
     guard canvas.width > 0, canvas.height > 0, canvas.width <= 65535, canvas.height <= 65535 else {
       throw MemeError(
         "cannot encode GIF: a GIF is at most 65535 pixels on a side (this one is \(canvas))")
     }
     self.canvas = canvas
     self.options = options
+    do {
+      try SharedLibrary.load([.gif])
+    } catch {
+      throw MemeError("cannot encode GIF: \(error.message)")
+    }
     guard
       let state = memesh_gif_state_new(UInt32(canvas.width), UInt32(canvas.height))
     else { throw MemeError("cannot encode GIF: out of memory") }
@@ -89,9 +97,58 @@ final class GIFWriter {
       try check(EGifPutExtensionBlock(gif, 3, [1, UInt8(count & 0xFF), UInt8(count >> 8)]))
       try check(EGifPutExtensionTrailer(gif))
     }
+    if let iccProfile, !iccProfile.isEmpty {
+      // Where ImageMagick keeps a GIF's colour profile, and memesh's GIF reader finds it.
+      try check(EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE))
+      try check(EGifPutExtensionBlock(gif, 11, Array("ICCRGBG1012".utf8)))
+      var rest = [UInt8](iccProfile)[...]
+      while !rest.isEmpty {
+        let block = Array(rest.prefix(255))
+        try check(EGifPutExtensionBlock(gif, Int32(block.count), block))
+        rest = rest.dropFirst(block.count)
+      }
+      try check(EGifPutExtensionTrailer(gif))
+    }
     if let recipe {
       try check(EGifPutComment(gif, GIFRecords.recipeKeyword + " " + recipe))
     }
+  }
+
+  /// A one-frame GIF of `rows` (their captions drawn), with the recipe and colour profile of
+  /// `settings`: what `ImageCodec.encode` writes for GIF.
+  static func still(
+    rows: UnsafePointer<memesh_rows>, settings: EncodeSettings
+  ) throws(MemeError) -> Data {
+    let width = Int(rows.pointee.width)
+    let height = Int(rows.pointee.height)
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    pixels.withUnsafeMutableBufferPointer { target in
+      guard let base = target.baseAddress, let sources = rows.pointee.rows else { return }
+      for row in 0..<height {
+        guard let source = sources[row] else { continue }
+        (base + row * width * 4).update(from: source, count: width * 4)
+      }
+    }
+    var mask: [UInt8]?
+    if let overlay = rows.pointee.overlay {
+      var marks = [UInt8](repeating: 0, count: width * height)
+      var scratch = [UInt8](repeating: 0, count: width * 2)
+      pixels.withUnsafeMutableBufferPointer { pixels in
+        marks.withUnsafeMutableBufferPointer { marks in
+          scratch.withUnsafeMutableBufferPointer { scratch in
+            memesh_overlay_draw_marking(
+              overlay, pixels.baseAddress, UInt32(width), UInt32(height), marks.baseAddress,
+              scratch.baseAddress)
+          }
+        }
+      }
+      mask = marks
+    }
+    let writer = try GIFWriter(
+      canvas: PixelSize(width: width, height: height), loopCount: nil,
+      recipe: settings.recipe?.encoded(), iccProfile: settings.iccProfile, options: GIFOptions())
+    try writer.add(pixels: pixels, mask: mask, centiseconds: 0)
+    return try writer.finish()
   }
 
   deinit {

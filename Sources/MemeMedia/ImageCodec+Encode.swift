@@ -121,6 +121,15 @@ extension ImageCodec {
   static func encode(
     rows: UnsafePointer<memesh_rows>, as format: ImageFormat, settings: EncodeSettings
   ) throws(MemeError) -> Data {
+    // GIF is written frame by frame (GIFWriter); a still picture is one frame.
+    if format == .gif {
+      do {
+        try SharedLibrary.load([.gif])
+      } catch {
+        throw MemeError("cannot encode GIF: \(error.message)")
+      }
+      return try GIFWriter.still(rows: rows, settings: settings)
+    }
     guard let adapter = adapter(for: format), let encoder = adapter.encoder else {
       throw MemeError("cannot encode \(format.name): memesh does not write \(format.name)")
     }

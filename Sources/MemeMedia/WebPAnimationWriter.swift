@@ -24,6 +24,11 @@ final class WebPAnimationWriter {
     }
     self.canvas = canvas
     self.settings = settings
+    do {
+      try SharedLibrary.load([.webp, .webpMux])
+    } catch {
+      throw MemeError("cannot encode WebP: \(error.message)")
+    }
     var options = WebPAnimEncoderOptions()
     guard WebPAnimEncoderOptionsInit(&options) != 0, WebPConfigInit(&config) != 0 else {
       throw MemeError("cannot encode WebP: libwebp is not the version memesh was built with")

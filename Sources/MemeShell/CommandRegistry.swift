@@ -95,25 +95,31 @@ public enum CommandRegistry {
       arity: .exactly(1, missing: "needs a box number N", extra: "takes one box number")
     ) { shell, arguments in try shell.place(arguments) },
     ShellCommand(
-      "preview", usage: "preview [--explain] [--out FILE] [--force]", views: [.editor],
+      "preview", usage: "preview [--explain] [--out FILE] [--frame N] [--force]",
+      views: [.editor],
       abstract: "show the meme (or describe it where pictures cannot be drawn)",
       discussion: "--explain says how each caption was laid out; --out FILE writes the picture "
-        + "at full resolution (PNG, or JPEG for .jpg names) without sharing it; --out - writes "
-        + "it to standard output. " + CommandRegistry.overwriteRule,
-      arguments: .options(switches: ["--explain", "--force"], values: ["--out": .anyPath])
+        + "at full resolution (PNG, or JPEG for .jpg names, an animated GIF for .gif) without "
+        + "sharing it; --out - writes it to standard output. An animated GIF or WebP plays at "
+        + "its own timing, looping until a key; --frame N shows frame N alone. "
+        + CommandRegistry.overwriteRule,
+      arguments: .options(
+        switches: ["--explain", "--force"], values: ["--out": .anyPath, "--frame": .words([])])
     ) { shell, arguments in try shell.preview(arguments) },
     ShellCommand(
-      "share", usage: "share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless] [--force]",
+      "share",
+      usage: "share [file PATH | clipboard | open] [--format png|jpeg|webp|gif] [--lossless] [--force]",
       views: [.editor], abstract: "save the meme to the sent memes, then hand it on",
       discussion: "The meme is saved first (as MemeMe does), then written to PATH, copied to "
         + "the clipboard (wl-copy or xclip) or opened (xdg-open). When editing a sent meme, "
         + "share updates it in place. The format defaults to PATH's extension, else the "
-        + "picture's own (JPEG for HEIC and AVIF photos, PNG for GIF). --lossless writes a "
+        + "picture's own (JPEG for HEIC and AVIF photos, PNG for a still GIF; an animated GIF "
+        + "or WebP stays animated, every frame captioned). --lossless writes a "
         + "lossless WebP. 'file -' writes the meme to standard output (with -c, every message "
         + "then goes to stderr). " + CommandRegistry.overwriteRule,
       arguments: .options(
         switches: ["--lossless", "--force"],
-        values: ["--format": .words(["png", "jpeg", "webp"])],
+        values: ["--format": .words(["png", "jpeg", "webp", "gif"])],
         positional: ArgumentCompleter { shell, previous, partial in
           if previous.isEmpty {
             return ArgumentCompleter.words(["file", "clipboard", "open"]).complete(

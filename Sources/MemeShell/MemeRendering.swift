@@ -24,6 +24,11 @@ enum MemeRendering {
     _ state: EditorState, picture: SourcePicture, format: ImageFormat, lossless: Bool = false,
     catalog: FontCatalog
   ) throws -> RenderedMeme {
+    // A GIF, or a WebP of an animation, moves: every frame captioned (Shell+Animation.swift).
+    if try format == .gif || (format == .webp && Animations.info(of: picture) != nil) {
+      return try Animations.render(
+        state, picture: picture, format: format, lossless: lossless, catalog: catalog)
+    }
     var drawn = state
     drawn.picture = picture
     let renderer = MemeRenderer(catalog: catalog, settings: EncodeSettings(lossless: lossless))

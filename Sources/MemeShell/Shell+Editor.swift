@@ -23,6 +23,8 @@ extension Shell {
       ? try MemeRenderer.loadForEditing(
         bytes: readStandardInput(for: "load"), name: StandardStreams.inputName)
       : try MemeRenderer.loadForEditing(path: OutputFile.expanded(path), displayPath: path)
+    // An animation over the limits is refused before the editor changes.
+    let animation = try Animations.info(of: picture)
     try checkInterrupt("load", "the editor is unchanged")
     for warning in decoded.warnings { console.warning(warning) }
     switch decoded.recipe {
@@ -57,8 +59,9 @@ extension Shell {
     let turned =
       decoded.orientation == 1 ? "" : " (turned upright: EXIF orientation \(decoded.orientation))"
     let size = try picture.size
+    let moving = animation.map { ", " + Animations.summary($0) } ?? ""
     console.line(
-      "\(picture.displayName): \(size.width)×\(size.height) \(picture.format.name)\(turned)")
+      "\(picture.displayName): \(size.width)×\(size.height) \(picture.format.name)\(turned)\(moving)")
     // 'edit' promised that share updates the meme; another picture ends that, so say so.
     if let id = wasEditing, state.editingID == nil {
       console.line("no longer editing meme \(id): 'share' saves a new meme ('undo' goes back)")
@@ -267,7 +270,7 @@ extension Shell {
       ("crop", state.recipe.crop.description),
       ("unsaved changes", editor.hasUnsavedChanges ? "yes" : "no"),
       ("editing", state.editingID.map(String.init) ?? ""),
-    ]
+    ] + (try Animations.infoLines(picture))
     for (key, value) in lines {
       console.line(value.isEmpty ? "\(key):" : "\(key): \(value)")
     }
@@ -277,11 +280,18 @@ extension Shell {
 
   /// `preview [--explain] [--out FILE]`.
   func preview(_ arguments: Arguments) throws {
-    let parsed = try arguments.options(switches: ["--explain", "--force"], values: ["--out"])
+    let parsed = try arguments.options(
+      switches: ["--explain", "--force"], values: ["--out", "--frame"])
     guard parsed.positional.isEmpty else {
       throw arguments.usageError("unexpected '\(parsed.positional[0])'")
     }
     let picture = try requirePicture(for: "preview")
+    let frame = try parsed.values["--frame"].map { word -> Int in
+      guard let number = Int(word), number >= 1 else {
+        throw arguments.usageError("--frame takes a frame number from 1, not '\(word)'")
+      }
+      return number
+    }
     if let out = parsed.values["--out"] {
       let toStandardOutput = out == StandardStreams.name
       let path =
@@ -308,6 +318,23 @@ extension Shell {
         console.line("wrote \(path) (\(size))")
       }
       if parsed.switches.contains("--explain") { console.block(rendered.report.explanation) }
+      return
+    }
+    // An animation plays (Shell+Animation.swift); outside a terminal the text below says so.
+    let animation = try Animations.info(of: picture)
+    if let frame {
+      guard let count = animation?.frameCount else {
+        throw MemeError("preview: --frame needs an animation; \(picture.displayName) is still")
+      }
+      guard frame <= count else {
+        throw MemeError("preview: there is no frame \(frame) (the animation has \(count))")
+      }
+    }
+    if animation != nil, !parsed.switches.contains("--explain"),
+      try playAnimation(
+        try picture.originalBytes, name: picture.path, recipe: state.recipe, frame: frame)
+    {
+      view = .editor
       return
     }
     let (image, report) = try MemeRendering.preview(state, picture: picture, catalog: catalog)
@@ -344,6 +371,7 @@ extension Shell {
       console.line("top: " + captionOrPlaceholder(state.recipe.top, EditorState.topPlaceholder))
       console.line(
         "bottom: " + captionOrPlaceholder(state.recipe.bottom, EditorState.bottomPlaceholder))
+      if let animation { console.line("animation: " + Animations.summary(animation)) }
       if !parsed.switches.contains("--explain") {
         console.line("(\(noPicturesReason); 'preview --out FILE' writes the picture)")
       }

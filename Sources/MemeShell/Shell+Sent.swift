@@ -246,6 +246,13 @@ extension Shell {
       store.problem(of: meme, needing: [\.memeFile]) == nil
     {
       let data = try ImageFile.read(path: store.url(for: meme.memeFile).path)
+      // An animated meme plays until a key (Shell+Animation.swift), then the facts follow.
+      if Animations.info(of: data, name: "meme \(id)") != nil,
+        try playAnimation(data, name: "meme \(id)", recipe: nil)
+      {
+        for (key, value) in facts { console.line(value.isEmpty ? "\(key):" : "\(key): \(value)") }
+        return
+      }
       let decoded = try ImageCodec.decode(data, name: "meme \(id)")
       // The picture leaves room for the facts under it, the typed command and the next prompt:
       // all of it fits in the window, nothing scrolls away.

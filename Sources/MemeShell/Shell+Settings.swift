@@ -36,7 +36,7 @@ extension Shell {
       default:
         guard let format = ImageFormat(userInput: value), format.isWritable else {
           throw ShellError.notAFormat(
-            command: "set format", name: value, choices: "png, jpeg, webp or auto")
+            command: "set format", name: value, choices: "png, jpeg, webp, gif or auto")
         }
         defaultFormat = format
         if !runningStartupFile { console.line("share writes \(format.name) unless --format or a name says") }

@@ -15,7 +15,7 @@ extension Shell {
     case open
   }
 
-  /// `share [file PATH | clipboard | open] [--format png|jpeg|webp] [--lossless] [--force]`:
+  /// `share [file PATH | clipboard | open] [--format png|jpeg|webp|gif] [--lossless] [--force]`:
   /// saves the meme to the store (updating it in place when editing a sent meme), then hands it
   /// to the target. A missing tool is an error after the save. The sent memes show afterwards.
   func share(_ arguments: Arguments) throws {
@@ -24,7 +24,7 @@ extension Shell {
     var requested: ImageFormat?
     if let name = parsed.values["--format"] {
       guard let format = ImageFormat(userInput: name) else {
-        throw ShellError.notAFormat(command: "share", name: name, choices: "png, jpeg or webp")
+        throw ShellError.notAFormat(command: "share", name: name, choices: "png, jpeg, webp or gif")
       }
       requested = format
     }
@@ -48,11 +48,12 @@ extension Shell {
     if case .file(let path) = target {
       destination = OutputFile.destination(
         path,
-        defaultName: "meme.\((requested ?? defaultFormat ?? picture.format.memeFormat).fileExtension)")
+        defaultName:
+          "meme.\((requested ?? defaultFormat ?? Animations.shareFormat(of: picture)).fileExtension)")
     }
     let format =
       requested ?? destination.flatMap { OutputFile.format(ofPath: $0) } ?? defaultFormat
-      ?? picture.format.memeFormat
+      ?? Animations.shareFormat(of: picture)
     let lossless = parsed.switches.contains("--lossless")
     if lossless, format != .webp {
       throw ShellError.losslessNeedsWebP(format: format)

@@ -6,7 +6,8 @@
 //
 // OUT's extension picks GIF or WebP. Prints the frame count and the render's wall time to
 // stderr. `--lossless` writes a lossless WebP: the captioned frames in true colour, the truth
-// the bench measures every GIF's PSNR against.
+// the bench measures every GIF's PSNR against; `--truth DIR` writes the same frames as PNG files
+// DIR/NNN.png instead (faster for big frames) and no animation.
 import Foundation
 import MemeCore
 import MemeMedia
@@ -34,6 +35,7 @@ gif.globalPalette = flag("--global-palette")
 if flag("--no-exact") { gif.exactColours = false }
 if let colours = option("--colours").flatMap({ Int($0) }) { gif.maxColours = colours }
 let lossless = flag("--lossless")
+let truth = option("--truth")
 guard arguments.count == 2 else {
   FileHandle.standardError.write(Data("usage: memesh-animation-bench IN OUT [options]\n".utf8))
   exit(2)
@@ -41,7 +43,23 @@ guard arguments.count == 2 else {
 let (input, output) = (arguments[0], arguments[1])
 let format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) ?? .gif
 
+/// The captioned frames in true colour, as PNG files.
+func writeTruth(_ input: String, to folder: String) throws {
+  let data = try ImageFile.read(path: input)
+  let decoder = try ImageCodec.openAnimation(data, name: input)
+  let captions = CaptionRenderer(catalog: .standard())
+  while let frame = try decoder.next() {
+    let (image, _) = try captions.render(onto: frame.image, top: top, bottom: bottom, font: font)
+    let name = String(format: "%03d.png", frame.index)
+    try ImageCodec.encode(image, as: .png).write(to: URL(fileURLWithPath: folder + "/" + name))
+  }
+}
+
 do {
+  if let truth {
+    try writeTruth(input, to: truth)
+    exit(0)
+  }
   let start = Date()
   let data = try ImageFile.read(path: input)
   let renderer = AnimationRenderer(
