@@ -14,6 +14,7 @@ Editor:
   fonts [--installed]               list the fonts with a sample line
   crop X Y W H | crop W:H | crop off
                                     crop the picture (a rectangle, an aspect ratio, or off)
+  place N                           move, resize and turn box N with the keys while the preview follows
   preview [--explain] [--out FILE] [--frame N] [--force]
                                     show the meme (or describe it where pictures cannot be drawn)
   share [file PATH | clipboard | open] [--format png|jpeg|webp|gif] [--lossless] [--force]

@@ -14,12 +14,13 @@ bottom: BOTTOM (placeholder, not drawn)
 preview: cat.png 160×120, font Anton
 top: straße
 bottom: BOTTOM (placeholder, not drawn)
-top: "STRASSE"
+box 1 (top): "STRASSE"
+  rectangle: 6 4 148×33 px
   lines (1): "STRASSE"
-  font: Anton at 18 px (largest for this image 18 px; no shrinking)
+  font: Anton at 18 px (largest for this box 18 px; no shrinking)
   fallback fonts: none
   missing characters: none
-bottom: (empty)
+box 2 (bottom): (empty)
 > preview --out preview-out.png --force
 wrote preview-out.png (160×120)
 > load preview-out.png

@@ -9,15 +9,17 @@ warning: top caption is too long: cut at the minimum size (4 px) and ended with 
 preview: photo.jpg 32×24, font Anton
 top: one does not simply
 bottom: splice a jpeg
-top: "ONE DOES NOT SIMPLY"
+box 1 (top): "ONE DOES NOT SIMPLY"
+  rectangle: 1 1 30×6 px
   lines (1): "ONE DOES NOT…"
-  font: Anton at 4 px (largest for this image 4 px; no shrinking)
+  font: Anton at 4 px (largest for this box 4 px; no shrinking)
   cut: too long for 3 lines at the minimum size, ends with "…"
   fallback fonts: none
   missing characters: none
-bottom: "SPLICE A JPEG"
+box 2 (bottom): "SPLICE A JPEG"
+  rectangle: 1 17 30×6 px
   lines (1): "SPLICE A JPEG"
-  font: Anton at 4 px (largest for this image 4 px; no shrinking)
+  font: Anton at 4 px (largest for this box 4 px; no shrinking)
   fallback fonts: none
   missing characters: none
 jpeg: a JPEG share is spliced into the photo's own data (only the block rows the captions touch are re-encoded)
@@ -32,10 +34,11 @@ rotated.jpg: 24×16 JPEG (turned upright: EXIF orientation 6)
 preview: rotated.jpg 24×16, font Anton
 top: TOP (placeholder, not drawn)
 bottom: turned
-top: (empty)
-bottom: "TURNED"
+box 1 (top): (empty)
+box 2 (bottom): "TURNED"
+  rectangle: 1 12 22×4 px
   lines (1): "TURNED"
-  font: Anton at 2 px (largest for this image 2 px; no shrinking)
+  font: Anton at 2 px (largest for this box 2 px; no shrinking)
   fallback fonts: none
   missing characters: none
 jpeg: the whole photo is re-encoded: the photo is turned (EXIF orientation 6)

@@ -27,13 +27,14 @@ static inline uint8_t over_white(unsigned value, unsigned alpha) {
 
 // MARK: - Captions
 
-/// Source-over of `gray` at coverage `alpha` (1…255) onto one straight-alpha RGBA pixel.
-static inline void blend_gray(uint8_t *pixel, unsigned alpha, unsigned gray) {
-  unsigned inverse = 255 - alpha, source = gray * alpha, destination_alpha = pixel[3];
+/// Source-over of the colour `rgb` at coverage `alpha` (1…255) onto one straight-alpha RGBA
+/// pixel.
+static inline void blend_color(uint8_t *pixel, unsigned alpha, const unsigned rgb[3]) {
+  unsigned inverse = 255 - alpha, destination_alpha = pixel[3];
   if (destination_alpha == 255) {
     // Opaque background, the common case: out = src + dst × (1 − a).
     for (int channel = 0; channel < 3; channel++) {
-      pixel[channel] = (uint8_t)((source + pixel[channel] * inverse + 127) / 255);
+      pixel[channel] = (uint8_t)((rgb[channel] * alpha + pixel[channel] * inverse + 127) / 255);
     }
     return;
   }
@@ -41,11 +42,19 @@ static inline void blend_gray(uint8_t *pixel, unsigned alpha, unsigned gray) {
   unsigned out_alpha = alpha * 255 + destination_alpha * inverse;
   if (out_alpha == 0) return;
   for (int channel = 0; channel < 3; channel++) {
-    unsigned value =
-        (source * 255 + pixel[channel] * destination_alpha * inverse + out_alpha / 2) / out_alpha;
+    unsigned value = (rgb[channel] * alpha * 255 + pixel[channel] * destination_alpha * inverse +
+                      out_alpha / 2) /
+                     out_alpha;
     pixel[channel] = (uint8_t)(value > 255 ? 255 : value);
   }
   pixel[3] = (uint8_t)((out_alpha + 127) / 255);
+}
+
+/// 0xRRGGBB as three channels.
+static inline void unpack_color(uint32_t color, unsigned rgb[3]) {
+  rgb[0] = (color >> 16) & 0xFF;
+  rgb[1] = (color >> 8) & 0xFF;
+  rgb[2] = color & 0xFF;
 }
 
 /// Source-over of a premultiplied color (`alpha` 1…255) onto one straight-alpha RGBA pixel.
@@ -142,6 +151,9 @@ void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_
     widen_span(layer->outlines, layer->outline_count, y, left, right, &low, &high);
     widen_span(layer->fills, layer->fill_count, y, left, right, &low, &high);
     if (low < high) {
+      unsigned fill_rgb[3], outline_rgb[3];
+      unpack_color(layer->fill_color, fill_rgb);
+      unpack_color(layer->outline_color, outline_rgb);
       memset(outline + low, 0, (size_t)(high - low));
       memset(fill + low, 0, (size_t)(high - low));
       merge_coverage(layer->outlines, layer->outline_count, y, left, right, outline);
@@ -150,12 +162,15 @@ void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_
         unsigned edge = outline[column], letter = fill[column];
         uint8_t *pixel = pixels + column * 4;
         if (letter == 255) {
-          // Whatever the outline did, a fully covered letter pixel ends opaque white.
-          memset(pixel, 255, 4);
+          // Whatever the outline did, a fully covered letter pixel ends opaque in the fill.
+          pixel[0] = (uint8_t)fill_rgb[0];
+          pixel[1] = (uint8_t)fill_rgb[1];
+          pixel[2] = (uint8_t)fill_rgb[2];
+          pixel[3] = 255;
           continue;
         }
-        if (edge != 0) blend_gray(pixel, edge, 0);
-        if (letter != 0) blend_gray(pixel, letter, 255);
+        if (edge != 0) blend_color(pixel, edge, outline_rgb);
+        if (letter != 0) blend_color(pixel, letter, fill_rgb);
       }
     }
     int64_t from, to;

@@ -1,5 +1,6 @@
-/// The pure geometry of meme captions: where the two bands are, how a caption breaks into lines
-/// and how big its font can be. Text is measured through a closure, so this knows no fonts.
+/// The pure geometry of meme captions: where MemeMe's two bands are, how a box's text breaks
+/// into lines and how big its font can be. Text is measured through a closure, so this knows no
+/// fonts.
 public enum CaptionLayout {
   /// The most lines one caption may wrap to.
   public static let maximumLines = 3
@@ -66,19 +67,27 @@ public enum CaptionLayout {
 
     /// Bands for an image of `size`: each about 30 % of the height, never overlapping.
     public init(imageSize size: PixelSize, style: Style) {
-      let width = Double(max(size.width, 0))
-      let height = Double(max(size.height, 0))
       top = TextPlacement.top.box(in: size)
       bottom = TextPlacement.bottom.box(in: size)
-      let bandHeight = top.height
-      // One line filling the band is the absolute ceiling; a short caption on a big picture
-      // stops at about 15 % of the height (or 6 % of the width on a wide strip).
-      let oneLine = CaptionLayout.largest(
-        extent: bandHeight, perSize: style.ascent + style.descent, outline: style.outline)
-      maximumSize = max(0, min(oneLine, max(height * 0.15, width * 0.06)))
-      // Readable on a phone: 3 % of the height, less on a strip narrower than it is tall.
-      minimumSize = min(maximumSize, max(6, 0.03 * min(height, width * 1.5)))
+      (minimumSize, maximumSize) = CaptionLayout.sizeLimits(for: top, imageSize: size, style: style)
     }
+  }
+
+  /// The font sizes a caption in `box` on a picture of `imageSize` may take: at most one line
+  /// filling the box's height, and no more than about 15 % of the picture's height (or 6 % of its
+  /// width on a wide strip); at least what is readable on a phone, 3 % of the height (less on a
+  /// strip narrower than it is tall), unless the box allows less. The same rule for every box,
+  /// so MemeMe's bands and a label of the same height get the same sizes.
+  public static func sizeLimits(for box: Box, imageSize size: PixelSize, style: Style)
+    -> (minimum: Double, maximum: Double)
+  {
+    let width = Double(max(size.width, 0))
+    let height = Double(max(size.height, 0))
+    let oneLine = largest(
+      extent: box.height, perSize: style.ascent + style.descent, outline: style.outline)
+    let maximum = max(0, min(oneLine, max(height * 0.15, width * 0.06)))
+    let minimum = min(maximum, max(6, 0.03 * min(height, width * 1.5)))
+    return (minimum, maximum)
   }
 
   /// A piece of text that is never broken, and whether a space joins it to the previous one.
@@ -126,11 +135,12 @@ public enum CaptionLayout {
 
   // MARK: - Normalizing
 
-  /// The text as drawn: upper-cased the Unicode way (`straße` → `STRASSE`), tabs and line
-  /// breaks as spaces, control characters and bidi overrides removed, ends trimmed.
-  public static func normalize(_ text: String) -> String {
+  /// The text as drawn: upper-cased the Unicode way (`straße` → `STRASSE`) unless `uppercased`
+  /// is false (a box drawn as typed), tabs and line breaks as spaces, control characters and
+  /// bidi overrides removed, ends trimmed.
+  public static func normalize(_ text: String, uppercased: Bool = true) -> String {
     var scalars = String.UnicodeScalarView()
-    for scalar in text.uppercased().unicodeScalars {
+    for scalar in (uppercased ? text.uppercased() : text).unicodeScalars {
       if scalar.properties.isWhitespace {
         scalars.append(" ")
       } else if scalar.properties.generalCategory == .control
@@ -222,12 +232,15 @@ public enum CaptionLayout {
   ) -> Result {
     let units = units(of: text, breakingBefore: breaks)
     guard !units.isEmpty, box.width > 0, box.height > 0, maximumSize > 0 else { return .empty }
-    // The whole caption in one measurement: if even three perfectly balanced lines need a size
-    // below the minimum, skip measuring every word and cut straight away.
+    // The whole caption in one measurement: if even perfectly balanced lines (one, two or
+    // three: in a short box fewer lines may allow more) need a size below the minimum, skip
+    // measuring every word and cut straight away.
     let spaceWidth = measure(" ")
     let total = measure(join(units[...]))
-    let bestCase = size(
-      forWidest: total / Double(maximumLines), lines: maximumLines, box: box, style: style)
+    let bestCase =
+      (1...maximumLines).map { lines in
+        size(forWidest: total / Double(lines), lines: lines, box: box, style: style)
+      }.max() ?? 0
     if bestCase < minimumSize {
       return truncate(
         units, in: box, style: style, size: minimumSize, maximumSize: maximumSize,

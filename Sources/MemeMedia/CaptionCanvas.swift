@@ -1,11 +1,12 @@
 import CMemeshCodec
 import MemeCore
 
-/// The glyphs of one caption, placed, ready to be drawn row by row by the C compositor
-/// (`memesh_overlay_draw_row`): on each row, the black outline coverage (the maximum of every
-/// glyph's outline, so overlapping neighbours do not darken each other), then the white fill
-/// coverage, then color glyphs, so an outline never covers a letter or its neighbour. Only the
-/// rectangle the glyphs reach is touched, and in it only the columns a glyph reaches on a row.
+/// The glyphs of one text box, placed, ready to be drawn row by row by the C compositor
+/// (`memesh_overlay_draw_row`): on each row, the outline coverage in the outline colour (the
+/// maximum of every glyph's outline, so overlapping neighbours do not darken each other), then
+/// the fill coverage in the fill colour, then color glyphs, so an outline never covers a letter
+/// or its neighbour. Only the rectangle the glyphs reach is touched, and in it only the columns
+/// a glyph reaches on a row.
 ///
 /// No caption-sized mask is ever made: `MemeRenderer` hands the canvases to the encoder, whose
 /// threads draw each caption row as they read it.
@@ -18,16 +19,27 @@ struct CaptionCanvas {
   }
 
   let region: PixelRect
+  let fill: TextColor
+  /// Nil: no outline is drawn.
+  let outline: TextColor?
   private let storage: Storage
 
-  /// A canvas for `placements`, clipped to an image of `size`.
-  init(placements: [Placement], imageSize: PixelSize) {
+  /// A canvas for `placements`, clipped to an image of `size`, in `fill` with an `outline`
+  /// (nil for none).
+  init(
+    placements: [Placement], imageSize: PixelSize, fill: TextColor = .white,
+    outline: TextColor? = .black
+  ) {
+    self.fill = fill
+    self.outline = outline
     var minX = Int.max
     var minY = Int.max
     var maxX = Int.min
     var maxY = Int.min
     for placement in placements {
-      for bitmap in [placement.glyph.fill, placement.glyph.outline] where bitmap.width > 0 {
+      let drawn =
+        outline == nil ? [placement.glyph.fill] : [placement.glyph.fill, placement.glyph.outline]
+      for bitmap in drawn where bitmap.width > 0 {
         minX = min(minX, placement.x + bitmap.left)
         minY = min(minY, placement.y - bitmap.top)
         maxX = max(maxX, placement.x + bitmap.left + bitmap.width)
@@ -49,7 +61,9 @@ struct CaptionCanvas {
     var owners: [GlyphPixels] = []
     for placement in placements {
       let (outline, fill) = (placement.glyph.outline, placement.glyph.fill)
-      if !outline.isColor, let placed = CaptionCanvas.placed(outline, placement) {
+      if self.outline != nil, !outline.isColor,
+        let placed = CaptionCanvas.placed(outline, placement)
+      {
         outlines.append(placed)
         owners.append(outline.pixels)
       }
@@ -84,7 +98,13 @@ struct CaptionCanvas {
       colors: storage.colors.baseAddress, color_count: UInt32(storage.colors.count),
       left: Int32(clamping: region.x), top: Int32(clamping: region.y),
       right: Int32(clamping: region.x + region.width),
-      bottom: Int32(clamping: region.y + region.height))
+      bottom: Int32(clamping: region.y + region.height), fill_color: CaptionCanvas.packed(fill),
+      outline_color: CaptionCanvas.packed(outline ?? .black))
+  }
+
+  /// 0xRRGGBB.
+  private static func packed(_ color: TextColor) -> UInt32 {
+    UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
   }
 
   /// Calls `body` with `canvases` as one C overlay (drawn in order), or nil when there are none.
@@ -101,7 +121,7 @@ struct CaptionCanvas {
     }
   }
 
-  /// Composites black outlines, then white fills, then color glyphs over `image`.
+  /// Composites the outlines, then the fills, then color glyphs over `image`.
   func composite(onto image: inout RGBAImage) {
     guard region.width > 0, region.height > 0, region.x + region.width <= image.width,
       region.y + region.height <= image.height

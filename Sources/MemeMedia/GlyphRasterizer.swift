@@ -26,12 +26,13 @@ final class GlyphRasterizer {
   private let stroker: FT_Stroker?
   private var cache: [Key: Glyph] = [:]
 
-  /// A rasterizer for one font size and outline width (pixels).
-  init(library: FT_Library?, size: Double, outlineWidth: Double) {
+  /// A rasterizer for one font size and outline width (pixels); `stroked` false makes no
+  /// outlines (a box drawn without one).
+  init(library: FT_Library?, size: Double, outlineWidth: Double, stroked: Bool) {
     self.size = size
     self.outlineWidth = outlineWidth
     var stroker: FT_Stroker?
-    if let library, FT_Stroker_New(library, &stroker) == 0, let stroker {
+    if stroked, let library, FT_Stroker_New(library, &stroker) == 0, let stroker {
       FT_Stroker_Set(
         stroker, FT_Fixed((outlineWidth * 64).rounded()), FT_STROKER_LINECAP_ROUND,
         FT_STROKER_LINEJOIN_ROUND, 0)

@@ -193,7 +193,7 @@ extension JPEGSplice {
         outlines: nil, outline_count: 0, fills: nil, fill_count: 0, colors: nil, color_count: 0,
         left: Int32(clamping: region.x), top: Int32(clamping: region.y),
         right: Int32(clamping: region.x + region.width),
-        bottom: Int32(clamping: region.y + region.height))
+        bottom: Int32(clamping: region.y + region.height), fill_color: 0xFFFFFF, outline_color: 0)
     }
     return layers.withUnsafeBufferPointer { layers in
       withUnsafePointer(

@@ -20,8 +20,7 @@ extension MemeRenderer {
     }
     let rect = plan.rect
     let (canvases, report) = try captions.canvases(
-      for: rect.size, top: state.recipe.text(placed: .top),
-      bottom: state.recipe.text(placed: .bottom), font: state.recipe.font)
+      boxes: state.recipe.boxes, font: state.recipe.font, imageSize: rect.size)
     let thumbnailSize = ImageOps.fittedSize(
       of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
     let source: JPEGSplice.Source
@@ -46,8 +45,7 @@ extension MemeRenderer {
       small = try MemeRenderer.proxyThumbnail(picture, rect: rect, size: thumbnailSize)
     }
     let drawn = try captions.render(
-      onto: small, top: state.recipe.text(placed: .top),
-      bottom: state.recipe.text(placed: .bottom), font: state.recipe.font)
+      onto: small, boxes: state.recipe.boxes, font: state.recipe.font)
     let thumbnail = try ImageCodec.encode(
       drawn.image, as: .png, settings: EncodeSettings(recipe: recipe))
     var explained = report

@@ -61,19 +61,28 @@ public struct MemeRenderer: Sendable {
     // A decoded JPEG is opaque, and captions drawn on opaque pixels keep it so: no need to
     // look at 12 million alpha bytes.
     var output = try render(
-      picture.image, top: state.recipe.text(placed: .top),
-      bottom: state.recipe.text(placed: .bottom), font: state.recipe.font, crop: state.recipe.crop,
+      picture.image, boxes: state.recipe.boxes, font: state.recipe.font, crop: state.recipe.crop,
       format: format, settings: settings,
       isOpaque: ImageCodec.isAlwaysOpaque(picture.format) ? true : nil)
     if let refusal, refusal != .notJPEG { output.report.explanation += "\n" + refusal.explanation }
     return output
   }
 
-  /// Crops `image`, draws the captions, encodes as `format` and makes the thumbnail (on a second
-  /// thread while the meme is encoded). `isOpaque` says whether every pixel of `image` is
-  /// opaque, when the caller knows.
+  /// Renders MemeMe's two captions (see `render(_:boxes:font:crop:format:settings:isOpaque:)`).
   public func render(
     _ image: RGBAImage, top: String, bottom: String, font: String, crop: Crop = .off,
+    format: ImageFormat, settings: EncodeSettings? = nil, isOpaque: Bool? = nil
+  ) throws -> Output {
+    try render(
+      image, boxes: CaptionRenderer.boxes(top: top, bottom: bottom), font: font, crop: crop,
+      format: format, settings: settings, isOpaque: isOpaque)
+  }
+
+  /// Crops `image`, draws the text boxes (`font` for those without their own), encodes as
+  /// `format` and makes the thumbnail (on a second thread while the meme is encoded).
+  /// `isOpaque` says whether every pixel of `image` is opaque, when the caller knows.
+  public func render(
+    _ image: RGBAImage, boxes: [TextBox], font: String, crop: Crop = .off,
     format: ImageFormat, settings: EncodeSettings? = nil, isOpaque: Bool? = nil
   ) throws -> Output {
     let settings = settings ?? self.settings
@@ -89,7 +98,7 @@ public struct MemeRenderer: Sendable {
           + "is at most \(limit) pixels on a side; PNG has no such limit")
     }
     let (canvases, report) = try captions.canvases(
-      for: rect.size, top: top, bottom: bottom, font: font)
+      boxes: boxes, font: font, imageSize: rect.size)
     let thumbnailSize = ImageOps.fittedSize(
       of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
     let thumbnailCount = thumbnailSize.width * thumbnailSize.height * 4

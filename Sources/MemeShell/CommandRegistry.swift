@@ -105,6 +105,15 @@ public enum CommandRegistry {
       arguments: .positional([.words(["off", "1:1", "4:3", "3:2", "16:9", "9:16"])])
     ) { shell, arguments in try shell.crop(arguments) },
     ShellCommand(
+      "place", usage: "place N", views: [.editor],
+      abstract: "move, resize and turn box N with the keys while the preview follows",
+      discussion: "Arrows move the box by 1 % of the picture (with Ctrl 10 %), Shift+arrows move "
+        + "its right or bottom edge, ] and [ make it larger or smaller, r and R turn it 5 "
+        + "degrees; Enter keeps it (one undo step), Esc puts it back. Needs a terminal that "
+        + "shows pictures; elsewhere 'text N at X Y W H' places a box.",
+      arity: .exactly(1, missing: "needs a box number N", extra: "takes one box number")
+    ) { shell, arguments in try shell.place(arguments) },
+    ShellCommand(
       "preview", usage: "preview [--explain] [--out FILE] [--frame N] [--force]",
       views: [.editor],
       abstract: "show the meme (or describe it where pictures cannot be drawn)",

@@ -42,6 +42,18 @@ enum MemeRendering {
   static func preview(
     _ state: EditorState, picture: SourcePicture, catalog: FontCatalog
   ) throws -> (image: RGBAImage, report: CaptionReport) {
+    let cropped = try croppedProxy(state, picture: picture)
+    var drawn = try CaptionRenderer(catalog: catalog).render(
+      onto: cropped, boxes: state.recipe.boxes, font: state.recipe.font)
+    // Whether a JPEG share splices the captions into the photo (issue 19), or why not.
+    if let splice = JPEGSplice.explanation(for: picture, crop: state.recipe.crop) {
+      drawn.report.explanation += "\n" + splice
+    }
+    return drawn
+  }
+
+  /// The picture's preview proxy with the recipe's crop, scaled to the proxy.
+  static func croppedProxy(_ state: EditorState, picture: SourcePicture) throws -> RGBAImage {
     let full = try picture.size
     let rect = try state.recipe.crop.resolved(in: full)
     let proxy = try picture.proxy
@@ -52,14 +64,6 @@ enum MemeRendering {
       y: Int((Double(rect.y) * scaleY).rounded(.down)),
       width: max(1, Int((Double(rect.width) * scaleX).rounded())),
       height: max(1, Int((Double(rect.height) * scaleY).rounded())))
-    let cropped = ImageOps.crop(proxy, to: scaled)
-    var drawn = try CaptionRenderer(catalog: catalog).render(
-      onto: cropped, top: state.recipe.text(placed: .top),
-      bottom: state.recipe.text(placed: .bottom), font: state.recipe.font)
-    // Whether a JPEG share splices the captions into the photo (issue 19), or why not.
-    if let splice = JPEGSplice.explanation(for: picture, crop: state.recipe.crop) {
-      drawn.report.explanation += "\n" + splice
-    }
-    return drawn
+    return ImageOps.crop(proxy, to: scaled)
   }
 }

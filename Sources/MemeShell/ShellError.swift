@@ -75,6 +75,13 @@ enum ShellError: UserFacingError, Equatable {
   /// An outside program that ended with a failure status; `firstLine` of what it printed.
   case toolFailed(command: String, tool: String, status: Int32, firstLine: String?)
 
+  // MARK: - Text boxes
+
+  /// A box number that is not one of the `count` boxes.
+  case noSuchBox(command: String, word: String, count: Int)
+  /// `place` where keys cannot be read or pictures drawn (a script, a pipe, no graphics).
+  case placeNeedsATerminal(number: Int)
+
   // MARK: - Templates
 
   /// A name no template has; `suggestion` a near one.
@@ -184,6 +191,13 @@ enum ShellError: UserFacingError, Equatable {
       return "\(command): cannot start '\(tool)': \(reason)"
     case .toolFailed(let command, let tool, let status, let firstLine):
       return "\(command): '\(tool)' failed (status \(status))" + (firstLine.map { ": \($0)" } ?? "")
+    case .noSuchBox(let command, let word, let count):
+      let boxes =
+        count == 0 ? "there are no boxes" : count == 1 ? "there is box 1" : "boxes are 1 to \(count)"
+      return "\(command): no box '\(Display.cell(word, limit: 20))' (\(boxes))"
+    case .placeNeedsATerminal(let number):
+      return "place: needs a terminal that shows pictures; 'text \(number) at X Y W H' places "
+        + "box \(number) by numbers (percent or pixels)"
     case .noTemplate(let command, let name, let suggestion, let hasTemplates):
       let hint =
         suggestion.map { "; did you mean '\($0)'?" }

@@ -46,6 +46,21 @@ func expectFits(_ result: CaptionLayout.Result, in box: CaptionLayout.Box) {
     }
   }
 
+  @Test func aShortWideBoxGivesOneWordItsOneLineSize() {
+    // A label box only a little taller than one line: three lines would be below the minimum,
+    // one line is not.
+    let image = PixelSize(width: 320, height: 240)
+    let box = CaptionLayout.Box(x: 96, y: 96, width: 128, height: 24)
+    let limits = CaptionLayout.sizeLimits(for: box, imageSize: image, style: style)
+    let result = CaptionLayout.fit(
+      "LABEL", breaks: [], in: box, style: style, minimumSize: limits.minimum,
+      maximumSize: limits.maximum, measure: FakeMeasure().measure)
+    #expect(result.lines == ["LABEL"])
+    #expect(result.size == limits.maximum)
+    #expect(limits.maximum > 2 * limits.minimum)
+    expectFits(result, in: box)
+  }
+
   @Test func shortCaptionIsOneLineAtTheLargestSize() {
     let (result, bands) = fit("HI", image: PixelSize(width: 600, height: 400))
     #expect(result.lines == ["HI"])
@@ -69,7 +84,8 @@ func expectFits(_ result: CaptionLayout.Result, in box: CaptionLayout.Box) {
   @Test func breakIsBalancedNotGreedy() {
     // Greedy packing would leave "D" alone on the second line; balanced splits in the middle.
     let result = CaptionLayout.balancedBreaks(
-      widths: [1, 1, 1, 1], units: CaptionLayout.units(of: "A B C D", breakingBefore: [2, 4, 6]), space: 0.5, lines: 2)
+      widths: [1, 1, 1, 1], units: CaptionLayout.units(of: "A B C D", breakingBefore: [2, 4, 6]),
+      space: 0.5, lines: 2)
     #expect(result == [0..<2, 2..<4])
   }
 

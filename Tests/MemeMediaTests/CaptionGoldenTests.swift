@@ -18,9 +18,104 @@ import Testing
     let bottom: String
     var font = "Anton"
     var transparent = false
+    /// Text boxes drawn instead of `top` and `bottom` when not empty.
+    var boxes: [TextBox] = []
+    /// A warning the case must give (a box outside the picture).
+    var warning: String?
 
     var description: String { name }
+
+    /// A case of text boxes on a `width`×`height` gradient.
+    static func boxes(
+      _ name: String, width: Int, height: Int, _ boxes: [TextBox], warning: String? = nil
+    ) -> Case {
+      Case(
+        name: name, width: width, height: height, top: "", bottom: "", boxes: boxes,
+        warning: warning)
+    }
   }
+
+  /// A box at fractions of the picture.
+  static func box(
+    _ text: String, _ x: Double, _ y: Double, _ width: Double, _ height: Double
+  ) -> TextBox {
+    TextBox(text: text, placement: .rect(TextFrame(x: x, y: y, width: width, height: height)))
+  }
+
+  /// Layouts of several boxes (issue 14): memegen's templates and every style a box has.
+  static let boxCases: [Case] = [
+    .boxes(
+      "boxes-drake", width: 300, height: 300,
+      [
+        box("writing captions by hand", 0.52, 0.02, 0.46, 0.46),
+        box("text boxes anywhere", 0.52, 0.52, 0.46, 0.46),
+      ]),
+    .boxes(
+      "boxes-three-labels", width: 320, height: 200,
+      [
+        box("me", 0.05, 0.55, 0.25, 0.15),
+        box("new framework", 0.35, 0.2, 0.3, 0.2),
+        box("the project I should finish", 0.68, 0.6, 0.3, 0.3),
+      ]),
+    .boxes(
+      "boxes-four-brain", width: 240, height: 320,
+      [
+        box("top and bottom", 0.02, 0.02, 0.46, 0.23),
+        box("three labels", 0.02, 0.27, 0.46, 0.23),
+        box("four boxes", 0.02, 0.52, 0.46, 0.23),
+        box("boxes at any angle", 0.02, 0.77, 0.46, 0.21),
+      ]),
+    .boxes(
+      "box-rotated", width: 240, height: 180,
+      [
+        TextBox(text: "level", placement: .top),
+        {
+          var turned = box("turned twenty degrees", 0.2, 0.35, 0.6, 0.3)
+          turned.angle = 20
+          return turned
+        }(),
+      ]),
+    .boxes(
+      "box-aligned", width: 240, height: 180,
+      [
+        {
+          var left = box("left aligned lines of text", 0.04, 0.05, 0.6, 0.4)
+          left.alignment = .left
+          return left
+        }(),
+        {
+          var right = box("right aligned lines of text", 0.36, 0.55, 0.6, 0.4)
+          right.alignment = .right
+          return right
+        }(),
+      ]),
+    .boxes(
+      "box-colors", width: 240, height: 180,
+      [
+        TextBox(
+          text: "yellow with auto outline", placement: .top,
+          fill: TextColor(red: 255, green: 220, blue: 0)),
+        TextBox(
+          text: "red, blue outline", placement: .middle,
+          fill: TextColor(red: 230, green: 30, blue: 30),
+          outline: .color(TextColor(red: 0, green: 60, blue: 255))),
+        TextBox(
+          text: "No outline, as typed", placement: .bottom, textCase: .asTyped, outline: .none),
+      ]),
+    .boxes(
+      "box-black-on-white", width: 240, height: 180,
+      [
+        TextBox(text: "black text", placement: .top, fill: .black),
+        TextBox(text: "white outline", placement: .bottom, fill: .black),
+      ]),
+    .boxes(
+      "box-cjk", width: 240, height: 180,
+      [box("猫が好きです 中文", 0.1, 0.3, 0.8, 0.4)]),
+    .boxes(
+      "box-outside", width: 240, height: 180,
+      [box("half in, half out", 0.55, 0.4, 0.6, 0.25)],
+      warning: "box 1 reaches outside the picture"),
+  ]
 
   static let cases: [Case] = [
     Case(
@@ -95,11 +190,19 @@ import Testing
     return image
   }
 
-  @Test(arguments: cases)
+  @Test(arguments: cases + boxCases)
   func matchesGolden(test: Case) throws {
     let renderer = CaptionRenderer(catalog: .standard())
-    let (image, report) = try renderer.render(
-      onto: Self.background(for: test), top: test.top, bottom: test.bottom, font: test.font)
+    let (image, report) =
+      test.boxes.isEmpty
+      ? try renderer.render(
+        onto: Self.background(for: test), top: test.top, bottom: test.bottom, font: test.font)
+      : try renderer.render(onto: Self.background(for: test), boxes: test.boxes, font: test.font)
+    if let warning = test.warning {
+      #expect(report.warnings.contains { $0.hasPrefix(warning) }, "\(report.warnings)")
+    } else if !test.boxes.isEmpty {
+      #expect(report.warnings.isEmpty, "\(report.warnings)")
+    }
     if test.name == "emoji" && report.warnings.contains(where: { $0.contains("color emoji") }) {
       // No color emoji font here: the warning is the behaviour; the golden is for color.
       return

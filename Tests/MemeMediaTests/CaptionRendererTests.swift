@@ -27,7 +27,7 @@ import Testing
     let (image, report) = try render("", "   ")
     #expect(image == RGBAImage(width: 320, height: 240, fill: Self.gray))
     #expect(report.warnings.isEmpty)
-    #expect(report.explanation.contains("top: (empty)"))
+    #expect(report.explanation.contains("box 1 (top): (empty)"))
   }
 
   @Test func captionIsWhiteWithABlackOutline() throws {
@@ -99,7 +99,7 @@ import Testing
     let (_, report) = try render(
       "when the build is green but the tests never ran at all", "猫 😀")
     let explanation = report.explanation
-    #expect(explanation.contains("top: \"WHEN THE BUILD"))
+    #expect(explanation.contains("box 1 (top): \"WHEN THE BUILD"))
     #expect(explanation.contains("lines (2)") || explanation.contains("lines (3)"))
     #expect(explanation.contains("font: Anton at"))
     #expect(explanation.contains("shrank"))

@@ -20,10 +20,11 @@ typedef struct memesh_overlay_bitmap {
   int32_t width, height;
 } memesh_overlay_bitmap;
 
-/// One caption, drawn like CaptionCanvas: the black outline coverage (the maximum of every
-/// outline bitmap, so overlapping neighbours do not darken each other), then the white fill
-/// coverage (likewise), then the color glyphs in order, all clipped to the region
-/// `left ..< right`, `top ..< bottom`.
+/// One text box, drawn like CaptionCanvas: the outline coverage in `outline_color` (the maximum
+/// of every outline bitmap, so overlapping neighbours do not darken each other), then the fill
+/// coverage in `fill_color` (likewise), then the color glyphs in order, all clipped to the
+/// region `left ..< right`, `top ..< bottom`. Colours are 0xRRGGBB; a box without an outline has
+/// no outline bitmaps.
 typedef struct memesh_caption_layer {
   const memesh_overlay_bitmap *outlines;
   uint32_t outline_count;
@@ -32,20 +33,23 @@ typedef struct memesh_caption_layer {
   const memesh_overlay_bitmap *colors;
   uint32_t color_count;
   int32_t left, top, right, bottom;
+  uint32_t fill_color, outline_color;
 } memesh_caption_layer;
 
-/// The captions over a picture, drawn one layer after another.
+/// The text boxes over a picture, drawn one layer after another (later boxes over earlier ones).
 typedef struct memesh_overlay {
   const memesh_caption_layer *layers;
   uint32_t count;
 } memesh_overlay;
 
-/// 1 when a layer's region covers row `row`.
+/// 1 when a layer's region covers row `row`. Why C: the encoders and the JPEG splicer ask it
+/// for every row, from their own C loops and threads.
 int memesh_overlay_covers(const memesh_overlay *overlay, uint32_t row);
 
 /// Draws every layer's part of row `row` onto `pixels` (the row's `width` RGBA8 pixels).
 /// `masks` is scratch of 2 × `width` bytes. Integer-exact with drawing the whole caption at
-/// once: each pixel sees the same operations in the same order.
+/// once: each pixel sees the same operations in the same order. Why C: it runs inside the
+/// encoders' and the splicer's row loops, on their threads, over every pixel a box covers.
 void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_t *pixels,
                              uint32_t width, uint8_t *masks);
 
