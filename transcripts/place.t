@@ -7,7 +7,7 @@ cat.png: 160×120 PNG
 > place 1
 error: place: needs a terminal that shows pictures; 'text 1 at X Y W H' places box 1 by numbers (percent or pixels)
 > place 3
-error: place: no box '3' (boxes are 1 to 2)
+error: place: no box 3 (boxes are 1 and 2; 'text' lists them)
 > place
 error: place: needs a box number N (usage: place N)
 > place one two

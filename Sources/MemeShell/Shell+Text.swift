@@ -193,7 +193,7 @@ extension Shell {
   func boxIndex(_ word: String) throws -> Int {
     let count = state.recipe.boxes.count
     guard let number = Int(word), number >= 1, number <= count else {
-      throw ShellError.noSuchBox(word: word, count: count)
+      throw ShellError.noSuchBox(command: "text", word: word, count: count)
     }
     return number - 1
   }

@@ -44,8 +44,9 @@ enum ShellError: UserFacingError, Equatable {
   /// A draft's picture whose bytes no longer hash to the name it is saved under.
   case draftPictureChanged(sha256: String)
 
-  /// `text N …` for a box that does not exist (`word` is what was typed; `count` boxes exist).
-  case noSuchBox(word: String, count: Int)
+  /// `text N …` or `place N` for a box that does not exist (`word` is what was typed; `count`
+  /// boxes exist).
+  case noSuchBox(command: String, word: String, count: Int)
   /// A value a box cannot take (`text 2 color chartreuse-ish`); `expected` says what it takes.
   case badBoxValue(command: String, word: String, expected: String)
   /// `text add` on a meme with as many boxes as a recipe keeps.
@@ -77,8 +78,6 @@ enum ShellError: UserFacingError, Equatable {
 
   // MARK: - Text boxes
 
-  /// A box number that is not one of the `count` boxes.
-  case noSuchBox(command: String, word: String, count: Int)
   /// `place` where keys cannot be read or pictures drawn (a script, a pipe, no graphics).
   case placeNeedsATerminal(number: Int)
 
@@ -152,15 +151,15 @@ enum ShellError: UserFacingError, Equatable {
       return "\(command): interrupted" + (consequence.map { "; \($0)" } ?? "")
     case .draftPictureChanged(let sha256):
       return "the draft's picture \(sha256.prefix(12))… does not match its contents"
-    case .noSuchBox(let word, let count):
+    case .noSuchBox(let command, let word, let count):
       let boxes =
         count == 0
         ? "there are no boxes; 'text add TEXT' adds one"
         : (count == 1 ? "the only box is 1" : count == 2 ? "boxes are 1 and 2" : "boxes are 1 to \(count)")
           + "; 'text' lists them"
-      return Int(word) == nil
+      return Int(word) == nil && command == "text"
         ? "text: '\(Display.cell(word, limit: 40))' is not a box number or 'add' or 'rm' (\(boxes))"
-        : "text: no box \(word) (\(boxes))"
+        : "\(command): no box \(Display.cell(word, limit: 20)) (\(boxes))"
     case .badBoxValue(let command, let word, let expected):
       return "\(command): '\(Display.cell(word, limit: 40))' is not \(expected)"
     case .tooManyBoxes(let limit):
@@ -191,10 +190,6 @@ enum ShellError: UserFacingError, Equatable {
       return "\(command): cannot start '\(tool)': \(reason)"
     case .toolFailed(let command, let tool, let status, let firstLine):
       return "\(command): '\(tool)' failed (status \(status))" + (firstLine.map { ": \($0)" } ?? "")
-    case .noSuchBox(let command, let word, let count):
-      let boxes =
-        count == 0 ? "there are no boxes" : count == 1 ? "there is box 1" : "boxes are 1 to \(count)"
-      return "\(command): no box '\(Display.cell(word, limit: 20))' (\(boxes))"
     case .placeNeedsATerminal(let number):
       return "place: needs a terminal that shows pictures; 'text \(number) at X Y W H' places "
         + "box \(number) by numbers (percent or pixels)"
