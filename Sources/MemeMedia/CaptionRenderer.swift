@@ -54,6 +54,14 @@ public struct CaptionRenderer: Sendable {
     return report
   }
 
+  /// What drawing `boxes` on a picture of `imageSize` decides (lines, font sizes, warnings),
+  /// without a picture: `preview --explain` reports the numbers a full-size share draws.
+  public func report(
+    boxes: [TextBox], font: String, imageSize: PixelSize
+  ) throws -> CaptionReport {
+    try canvases(boxes: boxes, font: font, imageSize: imageSize).report
+  }
+
   /// MemeMe's two captions for a picture of `size` (see `canvases(boxes:font:imageSize:)`).
   func canvases(
     for image: PixelSize, top: String, bottom: String, font: String

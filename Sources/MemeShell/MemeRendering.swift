@@ -38,13 +38,22 @@ enum MemeRendering {
   }
 
   /// A quick render from the picture's preview proxy (for `preview` in the terminal): the same
-  /// crop, scaled to the proxy, and the same captions.
+  /// crop, scaled to the proxy, and the same captions. With `fullSizeReport`, the report (and
+  /// its warnings) is laid out at the picture's real size, so its numbers are the ones `share`
+  /// draws, not the proxy's.
   static func preview(
-    _ state: EditorState, picture: SourcePicture, catalog: FontCatalog
+    _ state: EditorState, picture: SourcePicture, catalog: FontCatalog,
+    fullSizeReport: Bool = false
   ) throws -> (image: RGBAImage, report: CaptionReport) {
     let cropped = try croppedProxy(state, picture: picture)
-    var drawn = try CaptionRenderer(catalog: catalog).render(
+    let renderer = CaptionRenderer(catalog: catalog)
+    var drawn = try renderer.render(
       onto: cropped, boxes: state.recipe.boxes, font: state.recipe.font)
+    if fullSizeReport {
+      let full = try state.recipe.crop.resolved(in: try picture.size).size
+      drawn.report = try renderer.report(
+        boxes: state.recipe.boxes, font: state.recipe.font, imageSize: full)
+    }
     // Whether a JPEG share splices the captions into the photo (issue 19), or why not.
     if let splice = JPEGSplice.explanation(for: picture, crop: state.recipe.crop) {
       drawn.report.explanation += "\n" + splice

@@ -368,7 +368,8 @@ extension Shell {
       view = .editor
       return
     }
-    let (image, report) = try MemeRendering.preview(state, picture: picture, catalog: catalog)
+    let (image, report) = try MemeRendering.preview(
+      state, picture: picture, catalog: catalog, fullSizeReport: true)
     try checkInterrupt("preview", "nothing was shown")
     if settings.previewMode != .none, let window = drawingWindow {
       let picture = TerminalPreview.draw(
