@@ -116,7 +116,7 @@ extension Shell {
   /// `browse grid`: thumbnails with their ids (a table where pictures cannot be drawn).
   func browseGrid() throws {
     let memes = try store.memes()
-    guard settings.previewMode != .none, let window = drawingWindow else {
+    guard settings.previewMode != .none, drawingWindow != nil else {
       if !memes.isEmpty { console.note("\(noPicturesReason); showing the table") }
       try browseTable()
       return
@@ -125,42 +125,18 @@ extension Shell {
       try browseTable()
       return
     }
-    // Row by row as the thumbnails are read, so the first row shows at once; a screenful at a
-    // time for a person (Pager), all of it elsewhere.
-    let layout = TerminalPreview.GridLayout(columns: window.cells.columns)
-    let pager = Pager(shell: self)
-    var shown = 0
-    var linesOnScreen = 0
-    for start in stride(from: 0, to: memes.count, by: layout.perRow) {
-      var items: [(label: String, image: RGBAImage)] = []
-      for meme in memes[start..<min(start + layout.perRow, memes.count)] {
-        guard meme.problem == nil,
-          let data = try? ImageFile.read(path: store.url(for: meme.thumbnailFile).path),
-          let decoded = try? ImageCodec.decode(data, name: meme.thumbnailFile)
-        else {
-          console.warning("meme \(meme.id): \(meme.problem ?? "its thumbnail cannot be read")")
-          continue
-        }
-        items.append((String(meme.id), decoded.image))
-      }
-      if interruptRequested() {
-        console.endEchoedInterrupt()
-        console.note("interrupted; showed the first \(shown)")
-        return
-      }
-      guard !items.isEmpty else { continue }
-      if let pager, linesOnScreen > 0, linesOnScreen + layout.rowHeight > pager.rows - 1 {
-        guard pager.more() else { return }
-        linesOnScreen = 0
-      }
-      console.picture(
-        (shown == 0 ? "" : "\n")
-          + TerminalPreview.gridRow(
-            items[...], mode: settings.previewMode, layout: layout, environment: environment,
-            cellPixelSize: window.cellPixelSize))
-      shown += items.count
-      linesOnScreen += layout.rowHeight
-    }
+    drawGrid(
+      memes.map { meme in
+        GridEntry(
+          label: String(meme.id),
+          load: { [store] in
+            guard meme.problem == nil,
+              let data = try? ImageFile.read(path: store.url(for: meme.thumbnailFile).path)
+            else { return nil }
+            return try? ImageCodec.decode(data, name: meme.thumbnailFile).image
+          },
+          unreadable: { "meme \(meme.id): \(meme.problem ?? "its thumbnail cannot be read")" })
+      })
   }
 
   /// `browse --tsv`: id, top, bottom, font, width, height, created (ISO 8601), path of the
