@@ -30,6 +30,8 @@ import Testing
     try terminal.type("x")
     try terminal.press("Enter")
     try terminal.waitFor("unknown command 'ottom'; did you mean 'bottom'?")
+    // Typed only once the prompt is back: keys sent while the error prints land before it.
+    try terminal.waitFor { $0.split(separator: "\n").last == "memesh:edit>" }
     try terminal.type("hel")
     try terminal.press("Tab")
     try terminal.waitFor { $0.contains("memesh:edit> help") }
