@@ -104,7 +104,10 @@ extension Shell {
   func checkOverwrite(_ path: String, command: String, force: Bool) throws(ShellError) {
     guard !force, path != StandardStreams.name else { return }
     var status = stat()
-    guard lstat(FileSystemName.cString(path), &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+    // A symlink counts as a file there: the rename into place would replace the link itself.
+    guard lstat(FileSystemName.cString(path), &status) == 0,
+      [S_IFREG, S_IFLNK].contains(status.st_mode & S_IFMT)
+    else { return }
     if let ask = askYesNo {
       guard !ask("\(command): replace '\(Display.cell(path, limit: 200))'? [y/N] ") else { return }
       throw ShellError.fileExists(command: command, path: path, asked: true)

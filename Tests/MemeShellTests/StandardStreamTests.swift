@@ -69,3 +69,26 @@ import Testing
     #expect(script.errors == "error: load: cannot read standard input: it carries the commands\n")
   }
 }
+
+/// A symlink where a picture would be written is a file already there: without --force it is
+/// refused, and neither the link nor what it points at changes.
+@Suite struct OverwriteSymlinkTests {
+  @Test func aSymlinkIsNotReplacedWithoutForce() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("memesh-link-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let target = folder.appendingPathComponent("theirs.png")
+    try Data("not memesh's".utf8).write(to: target)
+    let link = folder.appendingPathComponent("link.png")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    let result = try EndToEndTests.run(
+      ["-c", "load images/cat.png; share file '\(link.path)'"], input: Data(),
+      home: folder.appendingPathComponent("home"))
+    #expect(result.status == 1)
+    #expect(result.errors.hasSuffix("already exists (add --force to replace it)\n"))
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+    #expect(try Data(contentsOf: target) == Data("not memesh's".utf8))
+  }
+}
