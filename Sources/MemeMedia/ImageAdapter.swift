@@ -113,6 +113,28 @@ extension ImageCodec {
 
 /// Shared checks every decoder makes before allocating pixels.
 extension DecodeLimits {
+  /// The failure of a decode stopped by the time limit, in the words every format uses, with
+  /// how to change the limit or why the setting was not used.
+  var timeLimitFailure: MemeDecodeFailure {
+    let variable = DecodeLimits.secondsVariable
+    let hint =
+      ignoredSecondsSetting.map {
+        let range = DecodeLimits.secondsRange
+        return "\(variable)='\(ImageCodec.displayName($0))' was ignored: not a number of seconds "
+          + "from \(range.lowerBound) to \(Int(range.upperBound))"
+      } ?? "set \(variable) to allow more"
+    return MemeDecodeFailure(
+      "decoding took longer than the limit of \(Self.secondsWording(maxDecodeSeconds)) (\(hint))")
+  }
+
+  /// "20 seconds", "0.5 seconds", "1 second".
+  static func secondsWording(_ seconds: Double) -> String {
+    let number =
+      seconds == seconds.rounded() && seconds < 1e9
+      ? String(Int(seconds)) : String(format: "%g", seconds)
+    return number + (number == "1" ? " second" : " seconds")
+  }
+
   /// Refuses `width × height` over the pixel cap, in the words every format uses.
   func check(width: Int, height: Int) throws(MemeDecodeFailure) {
     guard width > 0, height > 0 else { throw MemeDecodeFailure("the picture has no pixels") }
