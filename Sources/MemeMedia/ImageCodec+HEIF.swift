@@ -136,7 +136,7 @@ final class HEIFDecoder: ImageDecoder {
       }
     }
     guard var failure else { return }
-    if let printed { failure.reason += " (the decoder said: \(printed))" }
+    if let printed, failure.exceeded == nil { failure.reason += " (the decoder said: \(printed))" }
     throw failure
   }
 }
