@@ -206,21 +206,40 @@ public final class AnimationDecoder {
 }
 
 /// A file's bytes at a fixed address for as long as a decoder reads them (libwebp's animation
-/// decoder keeps pointers into them).
+/// decoder keeps pointers into them), read in place from the caller's `Data` when its bytes live
+/// in storage of their own (any `Data` of more than a few bytes: it keeps them where they are
+/// while it is not changed, and this holds it unchanged), else copied. A 64-MB GIF is then in
+/// memory once, not twice.
 final class AnimationBytes: @unchecked Sendable {
   let format: ImageFormat
-  let buffer: UnsafeMutableRawBufferPointer
+  let buffer: UnsafeRawBufferPointer
+  /// The caller's bytes, kept (and so never changed) while `buffer` points into them.
+  private let source: Data?
+  private let copy: UnsafeMutableRawBufferPointer?
 
   init(_ data: Data, format: ImageFormat) {
     self.format = format
-    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-    data.copyBytes(to: buffer)
+    let address = { data.withUnsafeBytes { $0.baseAddress } }
+    // A small `Data` keeps its bytes inside the value, at a new address each time they are
+    // asked for: those few bytes are copied.
+    if data.count > 64, let first = address(), address() == first {
+      source = data
+      copy = nil
+      buffer = UnsafeRawBufferPointer(start: first, count: data.count)
+    } else {
+      let copy = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: max(1, data.count), alignment: 16)
+      data.copyBytes(to: copy)
+      source = nil
+      self.copy = copy
+      buffer = UnsafeRawBufferPointer(copy)
+    }
   }
 
   /// The file's bytes (the buffer may be one byte longer for an empty file).
   var count: Int { buffer.count }
 
-  deinit { buffer.deallocate() }
+  deinit { copy?.deallocate() }
 }
 
 extension ImageCodec {
