@@ -9,8 +9,9 @@ public struct AnimationInfo: Sendable, Equatable {
   public var canvas: PixelSize
   /// Each frame's delay as the file states it, in milliseconds (a GIF's centiseconds × 10).
   public var fileDelays: [Int]
-  /// How often the animation plays, as the file states it: nil when it says nothing (a GIF
-  /// without a NETSCAPE2.0 block plays once), 0 forever, else that number.
+  /// The loop count as the file states it: nil when it says nothing (a GIF without a
+  /// NETSCAPE2.0 block), 0 forever, else that number, which the formats read differently
+  /// (`plays`).
   public var loopCount: Int?
   /// The memesh recipe embedded in the file (a GIF comment, a WebP XMP packet), as text.
   public var recipeText: String?
@@ -51,11 +52,23 @@ public struct AnimationInfo: Sendable, Equatable {
     }
   }
 
-  /// The loop count in words: `forever`, `once`, `3 times`.
+  /// How many times browsers play the animation, nil for forever. A WebP's loop count is the
+  /// plays; a GIF's NETSCAPE2.0 count is the repeats after the first play (Chrome and Firefox
+  /// play a count of 1 twice), and a GIF without one plays once.
+  public var plays: Int? {
+    switch (format, loopCount) {
+    case (_, 0): nil
+    case (.gif, let count?): count + 1
+    case (_, let count?): count
+    case (_, nil): 1
+    }
+  }
+
+  /// The plays in words: `forever`, `once`, `3 times`.
   public var loopDescription: String {
-    switch loopCount {
-    case nil, 1: "once"
-    case 0: "forever"
+    switch plays {
+    case nil: "forever"
+    case 1: "once"
     case let count?: "\(count) times"
     }
   }
