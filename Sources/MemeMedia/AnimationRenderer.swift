@@ -71,12 +71,12 @@ public struct AnimationRenderer: Sendable {
     format: ImageFormat
   ) throws -> MemeRenderer.Output {
     guard format == .gif || format == .webp else {
-      throw MemeError("cannot encode an animation as \(format.name): only GIF and WebP move")
+      throw MediaError.notAnimatable(format: format)
     }
     let info = source.info
     let rect = try crop.resolved(in: info.canvas)
     guard rect.width > 0, rect.height > 0 else {
-      throw MemeError("cannot render: the picture is empty")
+      throw MediaError.emptyPicture
     }
     let size = rect.size
     // Each box laid out and rasterized once, for the whole animation.
@@ -111,7 +111,7 @@ public struct AnimationRenderer: Sendable {
       try encoder.add(pixels: item.pixels, mask: item.mask, frame: item.frame)
     }
     let data = try encoder.finish()
-    guard let first = thumbnail else { throw MemeError("cannot render: the animation has no frames") }
+    guard let first = thumbnail else { throw MediaError.noFrames }
     let small = ImageOps.scaled(
       first, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
     let thumbnailData = try ImageCodec.encode(

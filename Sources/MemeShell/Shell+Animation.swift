@@ -110,8 +110,7 @@ extension Shell {
     }
     if let frame {
       guard (1...preview.info.frameCount).contains(frame) else {
-        throw MemeError(
-          "preview: there is no frame \(frame) (the animation has \(preview.info.frameCount))")
+        throw ShellError.noSuchFrame(frame, count: preview.info.frameCount)
       }
       try preview.skip(frame - 1)
       guard let (image, _) = try preview.next() else { return true }
@@ -222,9 +221,10 @@ extension Animations {
     guard parts.count == 2, let start = Double(parts[0]), let stop = Double(parts[1]),
       start.isFinite, stop.isFinite, 0 <= start, start < stop, stop <= 1
     else {
-      throw MemeError(
-        "\(command): '\(Display.escaped(word))' is not a time range (START-STOP, fractions of "
-          + "the animation from 0 to 1 with START before STOP, e.g. 0.5-1, or 'all')")
+      throw ShellError.badBoxValue(
+        command: command, word: word,
+        expected: "a time range (START-STOP, fractions of the animation from 0 to 1 with START "
+          + "before STOP, e.g. 0.5-1, or 'all')")
     }
     return (start, stop)
   }
