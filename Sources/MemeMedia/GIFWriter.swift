@@ -237,7 +237,7 @@ final class GIFWriter {
     var error: Int32 = 0
     closed = true
     guard EGifCloseFile(gif, &error) == GIF_OK else { throw GIFWriter.failure(error) }
-    guard let data = sink.data() else { throw MemeError("cannot encode GIF: out of memory") }
+    guard let data = sink.data() else { throw .cannotEncode(format: .gif, .outOfMemory) }
     return data
   }
 
