@@ -262,29 +262,42 @@ extension JPEGSplice {
     }
   }
 
-  /// The source `load` opened last, by its SHA-256, for the share that usually follows.
+  /// What `load` found opening a picture last (its source, or why it cannot be spliced), by its
+  /// SHA-256, for the share that usually follows.
   private static let recent = RecentSource()
 
-  /// Keeps `source` (of the file whose SHA-256 is `sha256`) for `source(for:sha256:)`.
-  static func remember(_ source: Source, sha256: String) { recent.set(source, sha256: sha256) }
+  /// Keeps what opening the file whose SHA-256 is `sha256` gave, for `source(for:sha256:)`.
+  static func remember(_ opened: Result<Source, Refusal>, sha256: String) {
+    recent.set(opened, sha256: sha256)
+  }
 
-  /// The source `load` kept for these bytes, or the bytes opened now.
+  /// Keeps `source` (of the file whose SHA-256 is `sha256`) for `source(for:sha256:)`.
+  static func remember(_ source: Source, sha256: String) { remember(.success(source), sha256: sha256) }
+
+  /// What `load` found for these bytes (a source, or why not), or the bytes opened now.
   static func source(for bytes: Data, sha256: String, maxPixels: Int) -> Result<Source, Refusal> {
-    if let kept = recent.get(sha256: sha256) { return .success(kept) }
+    if let kept = recent.get(sha256: sha256) { return kept }
     return Source.open(bytes, maxPixels: maxPixels)
+  }
+
+  /// Why the picture whose SHA-256 is `sha256` cannot be spliced, when `load` found out.
+  static func knownRefusal(sha256: String) -> Refusal? {
+    if case .failure(let refusal) = recent.get(sha256: sha256) { return refusal }
+    return nil
   }
 }
 
-/// One opened source behind a lock (a 12-MP photo's index is about 6 MB: only one is kept).
+/// One opened source (or refusal) behind a lock (a 12-MP photo's index is about 6 MB: only one
+/// is kept).
 private final class RecentSource: @unchecked Sendable {
   private let lock = NSLock()
-  private var kept: (sha256: String, source: JPEGSplice.Source)?
+  private var kept: (sha256: String, opened: Result<JPEGSplice.Source, JPEGSplice.Refusal>)?
 
-  func set(_ source: JPEGSplice.Source, sha256: String) {
-    lock.withLock { kept = (sha256, source) }
+  func set(_ opened: Result<JPEGSplice.Source, JPEGSplice.Refusal>, sha256: String) {
+    lock.withLock { kept = (sha256, opened) }
   }
 
-  func get(sha256: String) -> JPEGSplice.Source? {
-    lock.withLock { kept?.sha256 == sha256 ? kept?.source : nil }
+  func get(sha256: String) -> Result<JPEGSplice.Source, JPEGSplice.Refusal>? {
+    lock.withLock { kept?.sha256 == sha256 ? kept?.opened : nil }
   }
 }

@@ -237,6 +237,10 @@ import Testing
     #expect(!picture.isDecoded)
     #expect(try picture.size == PixelSize(width: 2048, height: 480))
     #expect(facts.recipe == nil && facts.warnings.isEmpty && facts.orientation == 1)
+    // The preview's proxy comes from a reduced DCT decode (1/2 here), never the whole photo.
+    let proxy = try picture.proxy
+    #expect(proxy.size == PixelSize(width: 1024, height: 240))
+    #expect(!picture.isDecoded)
     let state = EditorState(picture: picture, top: "reopen", bottom: "me")
     let meme = try renderer.render(state, format: .jpeg)
     #expect(!picture.isDecoded)
@@ -247,6 +251,13 @@ import Testing
     let reopenedRecipe = memeFacts.recipe?.embedded?.recipe
     #expect(reopenedRecipe?.top == "reopen" && reopenedRecipe?.bottom == "me")
     #expect(!reopened.isDecoded)
+    // A photo too small for a DC thumbnail gets it from the proxy: still no full decode.
+    let smallPath = directory.appendingPathComponent("small.jpg").path
+    try Self.photoJPEG(width: 640, height: 480).write(to: URL(fileURLWithPath: smallPath))
+    let (small, _) = try MemeRenderer.loadForEditing(path: smallPath)
+    let smallMeme = try renderer.render(EditorState(picture: small, bottom: "small"), format: .jpeg)
+    #expect(smallMeme.thumbnailSize == PixelSize(width: 256, height: 192))
+    #expect(!small.isDecoded)
     // Cut short: decoded at once, as before, with libjpeg's warning.
     let cut = directory.appendingPathComponent("cut.jpg").path
     try source.prefix(source.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
@@ -351,5 +362,42 @@ import Testing
       if case .failure = result { refused += 1 }
     }
     #expect(refused > 0)
+  }
+}
+
+/// Issue 17: a JPEG whose coded data libjpeg recovers from loads with libjpeg's warning, though
+/// spliceable JPEGs are indexed rather than decoded: the index refuses what libjpeg warns about,
+/// so such a file is decoded (and its warning seen), and its share is encoded whole.
+@Suite struct JPEGSpliceDamageTests {
+  @Test func extraneousBytesBeforeTheEndMarkerLoadWithLibjpegsWarning() throws {
+    // transcripts/images/photo.jpg with 40 bytes no block claims before its EOI marker.
+    let bytes = try ImageFixtures.data("damaged-extraneous.jpg")
+    #expect((try? JPEGSplice.plan(bytes, crop: .off).get()) != nil)
+    #expect(JPEGSplice.Source.open(bytes, maxPixels: 1 << 30).failureValue == .damaged)
+    let (picture, facts) = try MemeRenderer.loadForEditing(bytes: bytes, name: "damaged.jpg")
+    #expect(
+      facts.warnings == ["'damaged.jpg': corrupt JPEG data: 33 extraneous bytes before marker 0xd9"])
+    #expect(picture.isDecoded)
+    #expect(
+      JPEGSplice.explanation(for: picture, crop: .off) == JPEGSplice.Refusal.damaged.explanation)
+    let renderer = MemeRenderer(catalog: .standard())
+    let output = try renderer.render(EditorState(picture: picture, bottom: "whole"), format: .jpeg)
+    #expect(output.report.explanation.hasSuffix(JPEGSplice.Refusal.damaged.explanation))
+  }
+
+  @Test func aScanCutShortLoadsWithLibjpegsWarning() throws {
+    let whole = try JPEGSpliceTests.photoJPEG(width: 640, height: 480)
+    let cut = whole.prefix(whole.count * 3 / 4)
+    let (picture, facts) = try MemeRenderer.loadForEditing(bytes: cut, name: "cut.jpg")
+    #expect(facts.warnings.first == "'cut.jpg': premature end of JPEG file")
+    #expect(picture.isDecoded)
+  }
+}
+
+extension Result {
+  /// The error, or nil for a success.
+  fileprivate var failureValue: Failure? {
+    if case .failure(let failure) = self { return failure }
+    return nil
   }
 }
