@@ -10,12 +10,3 @@ public protocol UserFacingError: Error, CustomStringConvertible {
 extension UserFacingError {
   public var description: String { message }
 }
-
-/// A plain error with a message, for failures that need no cases of their own.
-public struct MemeError: UserFacingError, Equatable {
-  public var message: String
-
-  public init(_ message: String) {
-    self.message = message
-  }
-}

@@ -153,7 +153,7 @@ public final class AnimationDecoder {
   private var reader: any AnimationFrameReader
   private var index = 0
 
-  init(bytes: AnimationBytes, name: String, limits: AnimationLimits) throws(MemeError) {
+  init(bytes: AnimationBytes, name: String, limits: AnimationLimits) throws(MediaError) {
     self.bytes = bytes
     self.name = name
     self.limits = limits
@@ -163,7 +163,7 @@ public final class AnimationDecoder {
 
   private static func reader(
     _ bytes: AnimationBytes, name: String, limits: AnimationLimits
-  ) throws(MemeError) -> any AnimationFrameReader {
+  ) throws(MediaError) -> any AnimationFrameReader {
     do throws(MemeDecodeFailure) {
       switch bytes.format {
       case .gif: return try GIFAnimationReader(bytes, limits: limits)
@@ -171,7 +171,8 @@ public final class AnimationDecoder {
       default: throw MemeDecodeFailure("\(bytes.format.name) has no animations memesh reads")
       }
     } catch {
-      throw MemeError("cannot load '\(name)': \(ImageCodec.userWording(error.reason))")
+      throw .cannotLoad(
+        name: name, .undecodable(reason: ImageCodec.userWording(error.reason), hint: nil))
     }
   }
 
@@ -181,14 +182,15 @@ public final class AnimationDecoder {
   }
 
   /// The next frame, or nil after the last; a damaged frame ends the animation with an error.
-  public func next() throws(MemeError) -> AnimationFrame? {
+  public func next() throws(MediaError) -> AnimationFrame? {
     guard index < info.frameCount else { return nil }
     let image: RGBAImage?
     do {
       image = try reader.next()
     } catch {
-      throw MemeError(
-        "cannot load '\(name)': frame \(index + 1): \(ImageCodec.userWording(error.reason))")
+      throw .cannotLoad(
+        name: name,
+        .damagedFrame(number: index + 1, reason: ImageCodec.userWording(error.reason)))
     }
     guard let image else { return nil }
     let fileDelay = info.fileDelays[index]
@@ -199,7 +201,7 @@ public final class AnimationDecoder {
   }
 
   /// Starts again from the first frame.
-  public func rewind() throws(MemeError) {
+  public func rewind() throws(MediaError) {
     reader = try AnimationDecoder.reader(bytes, name: name, limits: limits)
     index = 0
   }
@@ -233,22 +235,22 @@ extension ImageCodec {
   /// The facts of an animated GIF or WebP (frames, delays, loop count), without decoding it.
   public static func animationInfo(
     _ data: Data, name: String, limits: AnimationLimits = .default
-  ) throws(MemeError) -> AnimationInfo {
+  ) throws(MediaError) -> AnimationInfo {
     try openAnimation(data, name: name, limits: limits).info
   }
 
   /// Opens a GIF or WebP for reading frame by frame (a still one is an animation of one frame).
   public static func openAnimation(
     _ data: Data, name: String, limits: AnimationLimits = .default
-  ) throws(MemeError) -> AnimationDecoder {
+  ) throws(MediaError) -> AnimationDecoder {
     let format = try format(of: data, name: name)
     guard format == .gif || format == .webp else {
-      throw MemeError("cannot load '\(displayName(name))': a \(format.name) is not an animation")
+      throw .cannotLoad(name: displayName(name), .notAnAnimation(format: format))
     }
     do {
       try SharedLibrary.load(adapter(for: format)?.libraries ?? [])
     } catch {
-      throw MemeError("cannot load '\(displayName(name))': \(error.message)")
+      throw .cannotLoad(name: displayName(name), .libraryMissing(error))
     }
     return try AnimationDecoder(
       bytes: AnimationBytes(data, format: format), name: displayName(name), limits: limits)

@@ -9,13 +9,13 @@ public final class AnimationPreview {
   public let size: PixelSize
   private let decoder: AnimationDecoder
   private let rect: PixelRect
-  private let layers: [(caption: AnimationCaption, canvas: CaptionCanvas)]
+  private let layers: AnimationCaptions
   private let starts: [Double]
 
-  /// Opens `data` (a GIF or WebP) with `captions` in `font`, cropped by `crop`, each frame
-  /// scaled to fit `maxSize`.
+  /// Opens `data` (a GIF or WebP) with its text `boxes` (`font` for those without their own),
+  /// cropped by `crop`, each frame scaled to fit `maxSize`.
   public init(
-    _ data: Data, name: String, captions: [AnimationCaption], font: String, crop: Crop,
+    _ data: Data, name: String, boxes: [TextBox], font: String, crop: Crop,
     fitting maxSize: PixelSize, catalog: FontCatalog, limits: AnimationLimits = .default
   ) throws {
     decoder = try ImageCodec.openAnimation(data, name: name, limits: limits)
@@ -28,15 +28,8 @@ public final class AnimationPreview {
       Double(max(1, maxSize.height)) / Double(rect.height))
     size = PixelSize(
       width: max(1, Int(Double(rect.width) * scale)), height: max(1, Int(Double(rect.height) * scale)))
-    let renderer = CaptionRenderer(catalog: catalog)
-    var layers: [(caption: AnimationCaption, canvas: CaptionCanvas)] = []
-    for caption in captions where !caption.text.isEmpty {
-      let (canvases, _) = try renderer.canvases(
-        for: size, top: caption.atTop ? caption.text : "",
-        bottom: caption.atTop ? "" : caption.text, font: font)
-      layers += canvases.map { (caption, $0) }
-    }
-    self.layers = layers
+    layers = try AnimationCaptions(
+      boxes: boxes, font: font, size: size, renderer: CaptionRenderer(catalog: catalog))
     starts = info.startFractions
   }
 
@@ -50,9 +43,7 @@ public final class AnimationPreview {
       ? AnimationPreview.enlarged(cropped, to: size)
       : ImageOps.scaled(cropped, toFit: size.width, size.height)
     let fraction = frame.index < starts.count ? starts[frame.index] : 0
-    for layer in layers where layer.caption.shows(at: fraction) {
-      layer.canvas.composite(onto: &image)
-    }
+    for canvas in layers.canvases(at: fraction) { canvas.composite(onto: &image) }
     return (image, frame.delay)
   }
 

@@ -2,26 +2,27 @@ import CMemeshCodec
 import Foundation
 import MemeCore
 
-/// One caption of an animated meme and the part of the animation it shows in.
-public struct AnimationCaption: Sendable, Equatable {
-  public var text: String
-  /// In the top band (else the bottom one).
-  public var atTop: Bool
-  /// The fractions of one play (0…1) between which the caption shows: a frame shows it when
-  /// the frame starts at or after `start` and before `stop` (`stop` 1 reaches the end).
-  public var start: Double
-  public var stop: Double
+/// A meme's text boxes laid out and rasterized once for an animation's frame size, each with the
+/// part of the play it shows in (its `start`/`stop`): a frame only composites the canvases of
+/// the boxes that show at its start.
+struct AnimationCaptions: @unchecked Sendable {
+  private let layers: [(box: TextBox, canvas: CaptionCanvas)]
+  /// What laying out the boxes decided (lines, sizes, warnings), as a still share reports it.
+  let report: CaptionReport
 
-  public init(text: String, atTop: Bool, start: Double = 0, stop: Double = 1) {
-    self.text = text
-    self.atTop = atTop
-    self.start = start
-    self.stop = stop
+  init(boxes: [TextBox], font: String, size: PixelSize, renderer: CaptionRenderer) throws {
+    let (layers, report) = try renderer.layers(boxes: boxes, font: font, imageSize: size)
+    self.layers = layers.map { (boxes[$0.box], $0.canvas) }
+    self.report = report
   }
 
-  /// Whether a frame starting at `fraction` of the play shows this caption.
-  public func shows(at fraction: Double) -> Bool {
-    fraction >= start && (fraction < stop || stop >= 1)
+  /// No box is drawn anywhere.
+  var isEmpty: Bool { layers.isEmpty }
+
+  /// The canvases of the boxes a frame starting at `fraction` of the play shows, in drawing
+  /// order.
+  func canvases(at fraction: Double) -> [CaptionCanvas] {
+    layers.filter { $0.box.shows(at: fraction) }.map(\.canvas)
   }
 }
 
@@ -47,52 +48,39 @@ public struct AnimationRenderer: Sendable {
   }
 
   /// Renders the picture in `data` (a GIF or WebP, animated or not; any other format memesh
-  /// reads as one frame) with `captions` in `font`, cropped by `crop`, as `format` (GIF or
-  /// WebP).
+  /// reads as one frame) with its text `boxes` (`font` for those without their own; each on the
+  /// frames within its `start`/`stop`), cropped by `crop`, as `format` (GIF or WebP).
   public func render(
-    _ data: Data, name: String, captions: [AnimationCaption], font: String, crop: Crop = .off,
+    _ data: Data, name: String, boxes: [TextBox], font: String, crop: Crop = .off,
     format: ImageFormat
   ) throws -> MemeRenderer.Output {
     let source = try FrameSource(data, name: name, limits: limits)
-    return try render(source, captions: captions, font: font, crop: crop, format: format)
+    return try render(source, boxes: boxes, font: font, crop: crop, format: format)
   }
 
-  /// Renders a still picture as a one-frame animation.
+  /// Renders a still picture as a one-frame animation (every box drawn).
   public func render(
-    still image: RGBAImage, captions: [AnimationCaption], font: String, crop: Crop = .off,
+    still image: RGBAImage, boxes: [TextBox], font: String, crop: Crop = .off,
     format: ImageFormat
   ) throws -> MemeRenderer.Output {
-    try render(.still(image), captions: captions, font: font, crop: crop, format: format)
+    try render(.still(image), boxes: boxes, font: font, crop: crop, format: format)
   }
 
   private func render(
-    _ source: FrameSource, captions: [AnimationCaption], font: String, crop: Crop,
+    _ source: FrameSource, boxes: [TextBox], font: String, crop: Crop,
     format: ImageFormat
   ) throws -> MemeRenderer.Output {
     guard format == .gif || format == .webp else {
-      throw MemeError("cannot encode an animation as \(format.name): only GIF and WebP move")
+      throw MediaError.notAnimatable(format: format)
     }
     let info = source.info
     let rect = try crop.resolved(in: info.canvas)
     guard rect.width > 0, rect.height > 0 else {
-      throw MemeError("cannot render: the picture is empty")
+      throw MediaError.emptyPicture
     }
     let size = rect.size
-    // Each caption laid out and rasterized once, for the whole animation.
-    var layers: [(caption: AnimationCaption, canvas: CaptionCanvas)] = []
-    var report = CaptionReport()
-    var explanations: [String] = []
-    for caption in captions {
-      let (canvases, part) = try self.captions.canvases(
-        for: size, top: caption.atTop ? caption.text : "",
-        bottom: caption.atTop ? "" : caption.text, font: font)
-      report.warnings += part.warnings
-      explanations.append(
-        part.explanation.split(separator: "\n").filter { !$0.hasSuffix(": (empty)") }
-          .joined(separator: "\n"))
-      layers += canvases.map { (caption, $0) }
-    }
-    report.explanation = explanations.filter { !$0.isEmpty }.joined(separator: "\n")
+    // Each box laid out and rasterized once, for the whole animation.
+    let layers = try AnimationCaptions(boxes: boxes, font: font, size: size, renderer: captions)
     var encoder = try AnimationEncoder(
       format: format, canvas: size, info: info, settings: settings, gif: gif)
     // Two threads: this one quantizes and encodes while another decodes the next frames and
@@ -123,14 +111,14 @@ public struct AnimationRenderer: Sendable {
       try encoder.add(pixels: item.pixels, mask: item.mask, frame: item.frame)
     }
     let data = try encoder.finish()
-    guard let first = thumbnail else { throw MemeError("cannot render: the animation has no frames") }
+    guard let first = thumbnail else { throw MediaError.noFrames }
     let small = ImageOps.scaled(
       first, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
     let thumbnailData = try ImageCodec.encode(
       small, as: .png, settings: EncodeSettings(recipe: settings.recipe))
     return MemeRenderer.Output(
       data: data, format: format, size: size, thumbnail: thumbnailData,
-      thumbnailSize: small.size, report: report)
+      thumbnailSize: small.size, report: layers.report)
   }
 }
 
@@ -142,11 +130,11 @@ struct ComposedFrame {
   var mask: [UInt8]?
 }
 
-/// The compositing thread's work: each frame decoded, cropped, its captions drawn (those whose
+/// The compositing thread's work: each frame decoded, cropped, its text boxes drawn (those whose
 /// time range holds the frame), handed to the pipe.
 private final class CompositingWork: @unchecked Sendable {
   private let source: FrameSource
-  private let layers: [(caption: AnimationCaption, canvas: CaptionCanvas)]
+  private let layers: AnimationCaptions
   private let rect: PixelRect
   private let info: AnimationInfo
 
@@ -154,7 +142,7 @@ private final class CompositingWork: @unchecked Sendable {
   struct Cancelled: Error {}
 
   init(
-    source: FrameSource, layers: [(caption: AnimationCaption, canvas: CaptionCanvas)],
+    source: FrameSource, layers: AnimationCaptions,
     rect: PixelRect, info: AnimationInfo
   ) {
     self.source = source
@@ -171,7 +159,7 @@ private final class CompositingWork: @unchecked Sendable {
     try source.forEach { frame in
       var pixels = whole ? frame.image.pixels : ImageOps.crop(frame.image, to: rect).pixels
       let fraction = frame.index < starts.count ? starts[frame.index] : 0
-      let active = layers.filter { $0.caption.shows(at: fraction) }.map(\.canvas)
+      let active = layers.canvases(at: fraction)
       var mask: [UInt8]?
       if !active.isEmpty {
         var marks = [UInt8](repeating: 0, count: size.width * size.height)

@@ -76,6 +76,16 @@ public struct CaptionRenderer: Sendable {
   func canvases(
     boxes: [TextBox], font: String, imageSize image: PixelSize
   ) throws -> (canvases: [CaptionCanvas], report: CaptionReport) {
+    let (layers, report) = try layers(boxes: boxes, font: font, imageSize: image)
+    return (layers.map(\.canvas), report)
+  }
+
+  /// The drawn boxes' canvases as `canvases(boxes:font:imageSize:)` makes them, each with the
+  /// index in `boxes` of the box it draws (an empty box has none), so an animation can show each
+  /// box on its own frames.
+  func layers(
+    boxes: [TextBox], font: String, imageSize image: PixelSize
+  ) throws -> (layers: [(box: Int, canvas: CaptionCanvas)], report: CaptionReport) {
     let memeFont = try catalog.resolve(font)
     var report = CaptionReport()
     // Each box's own font, resolved once per name before taking the engine.
@@ -92,7 +102,7 @@ public struct CaptionRenderer: Sendable {
       }
     }
     return try FontEngine.shared.withLock { engine in
-      var canvases: [CaptionCanvas] = []
+      var layers: [(box: Int, canvas: CaptionCanvas)] = []
       var explanations: [String] = []
       for (index, box) in boxes.enumerated() {
         let label = BoxLabel(box, number: index + 1)
@@ -113,7 +123,7 @@ public struct CaptionRenderer: Sendable {
         let (canvas, drawn) = layOut(
           box, caption: caption, in: rectangle, primary: primary, engine: engine,
           fontName: info.name, imageSize: image)
-        canvases.append(canvas)
+        layers.append((index, canvas))
         explanations.append(drawn.explain(heading: label.heading, box: box, in: rectangle))
         report.warnings += drawn.warnings(label)
         if Self.reachesOutside(rectangle, degrees: box.angle, imageSize: image) {
@@ -122,7 +132,7 @@ public struct CaptionRenderer: Sendable {
         }
       }
       report.explanation = explanations.joined(separator: "\n")
-      return (canvases, report)
+      return (layers, report)
     }
   }
 

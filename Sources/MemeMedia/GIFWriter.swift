@@ -65,21 +65,20 @@ final class GIFWriter {
   init(
     canvas: PixelSize, loopCount: Int?, recipe: String?, iccProfile: Data? = nil,
     options: GIFOptions
-  ) throws(MemeError) {
+  ) throws(MediaError) {
     guard canvas.width > 0, canvas.height > 0, canvas.width <= 65535, canvas.height <= 65535 else {
-      throw MemeError(
-        "cannot encode GIF: a GIF is at most 65535 pixels on a side (this one is \(canvas))")
+      throw .tooLarge(format: .gif, size: canvas, limit: 65535, animated: true)
     }
     self.canvas = canvas
     self.options = options
     do {
       try SharedLibrary.load([.gif])
     } catch {
-      throw MemeError("cannot encode GIF: \(error.message)")
+      throw .cannotEncode(format: .gif, .libraryMissing(error))
     }
     guard
       let state = memesh_gif_state_new(UInt32(canvas.width), UInt32(canvas.height))
-    else { throw MemeError("cannot encode GIF: out of memory") }
+    else { throw .cannotEncode(format: .gif, .outOfMemory) }
     self.state = state
     var error: Int32 = 0
     guard let gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), GIFWriter.write, &error)
@@ -118,7 +117,7 @@ final class GIFWriter {
   /// `settings`: what `ImageCodec.encode` writes for GIF.
   static func still(
     rows: UnsafePointer<memesh_rows>, settings: EncodeSettings
-  ) throws(MemeError) -> Data {
+  ) throws(MediaError) -> Data {
     let width = Int(rows.pointee.width)
     let height = Int(rows.pointee.height)
     var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -166,7 +165,7 @@ final class GIFWriter {
 
   /// Adds a frame: `pixels` is the whole canvas (RGBA, captions drawn), `mask` marks the
   /// caption's pixels, shown for `centiseconds`.
-  func add(pixels: [UInt8], mask: [UInt8]?, centiseconds: Int) throws(MemeError) {
+  func add(pixels: [UInt8], mask: [UInt8]?, centiseconds: Int) throws(MediaError) {
     precondition(pixels.count == canvas.width * canvas.height * 4)
     let next = Pending(pixels: pixels, mask: mask, centiseconds: centiseconds)
     if let pending {
@@ -179,7 +178,7 @@ final class GIFWriter {
   }
 
   /// Writes the last frame and the trailer; the GIF's bytes.
-  func finish() throws(MemeError) -> Data {
+  func finish() throws(MediaError) -> Data {
     if let pending { try write(pending, nextHasTransparency: false) }
     pending = nil
     var error: Int32 = 0
@@ -188,7 +187,7 @@ final class GIFWriter {
     return Data(sink.bytes)
   }
 
-  private func write(_ frame: Pending, nextHasTransparency: Bool) throws(MemeError) {
+  private func write(_ frame: Pending, nextHasTransparency: Bool) throws(MediaError) {
     var settings = memesh_gif_options(
       dither: Int32(options.dither), tolerance: Int32(options.tolerance),
       global_palette: options.globalPalette ? 1 : 0, exact_colours: options.exactColours ? 1 : 0,
@@ -201,7 +200,7 @@ final class GIFWriter {
       }
     }
     guard status == Int32(MEMESH_OK), let indices = planned.indices else {
-      throw MemeError("cannot encode GIF: out of memory")
+      throw .cannotEncode(format: .gif, .outOfMemory)
     }
     var control = GraphicsControlBlock(
       DisposalMode: planned.disposal, UserInputFlag: false,
@@ -220,7 +219,7 @@ final class GIFWriter {
       }
     }
     guard let map = GifMakeMapObject(Int32(tableSize), colors) else {
-      throw MemeError("cannot encode GIF: out of memory")
+      throw .cannotEncode(format: .gif, .outOfMemory)
     }
     defer { GifFreeMapObject(map) }
     try check(
@@ -233,14 +232,15 @@ final class GIFWriter {
     frameCount += 1
   }
 
-  private func check(_ status: Int32) throws(MemeError) {
+  private func check(_ status: Int32) throws(MediaError) {
     guard status == GIF_OK else { throw GIFWriter.failure(gif.pointee.Error) }
   }
 
-  private static func failure(_ code: Int32) -> MemeError {
-    if code == E_GIF_ERR_NOT_ENOUGH_MEM { return MemeError("cannot encode GIF: out of memory") }
+  private static func failure(_ code: Int32) -> MediaError {
+    if code == E_GIF_ERR_NOT_ENOUGH_MEM { return .cannotEncode(format: .gif, .outOfMemory) }
     let reason = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
-    return MemeError("cannot encode GIF: giflib: \(ImageCodec.userWording(reason))")
+    return .cannotEncode(
+      format: .gif, .library(reason: "giflib: \(ImageCodec.userWording(reason))"))
   }
 }
 

@@ -76,10 +76,15 @@ extension ImageDecoder {
   var warnings: [String] { [] }
 }
 
-/// A library's reason for refusing a file, before it is worded for the user.
+/// A library's reason for refusing a file, before it is worded for the user (`MediaError`).
 struct MemeDecodeFailure: Error {
   var reason: String
-  init(_ reason: String) { self.reason = reason }
+  /// The picture has more pixels than `DecodeLimits` allows: the message says how to allow more.
+  var isOverPixelCap = false
+  init(_ reason: String, isOverPixelCap: Bool = false) {
+    self.reason = reason
+    self.isOverPixelCap = isOverPixelCap
+  }
 }
 
 extension ImageCodec {
@@ -122,6 +127,7 @@ extension DecodeLimits {
     let limit = whole ? maxPixels / 1_000_000 : maxPixels
     let unit = (whole ? "megapixel" : "pixel") + (limit == 1 ? "" : "s")
     throw MemeDecodeFailure(
-      "the picture is \(width)×\(height) pixels, more than the limit of \(limit) \(unit)")
+      "the picture is \(width)×\(height) pixels, more than the limit of \(limit) \(unit)",
+      isOverPixelCap: true)
   }
 }

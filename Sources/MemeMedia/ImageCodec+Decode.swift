@@ -61,24 +61,22 @@ extension ImageCodec {
   }
 
   /// The format of `data`, or the one-line reason it cannot be loaded.
-  static func format(of data: Data, name rawName: String) throws(MemeError) -> ImageFormat {
+  static func format(of data: Data, name rawName: String) throws(MediaError) -> ImageFormat {
     if let format = sniff(data) { return format }
     let name = displayName(rawName)
-    if data.isEmpty { throw MemeError("cannot load '\(name)': the file is empty") }
+    if data.isEmpty { throw .cannotLoad(name: name, .emptyFile) }
     // Only the first bytes of a signature: a file cut short, not some other format.
     let head = [UInt8](data.prefix(8))
     if head.count < 8, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A].starts(with: head)
       || [0xFF, 0xD8, 0xFF].starts(with: head)
     {
-      throw MemeError("cannot load '\(name)': the file ends early")
+      throw .cannotLoad(name: name, .endsEarly)
     }
     if looksLikeDamagedPNG(data) { return .png }
     if let other = unsupportedFormatName(data) {
-      throw MemeError("cannot load '\(name)': unsupported format '\(other)'")
+      throw .cannotLoad(name: name, .unsupportedFormat(name: other))
     }
-    let start = escapedStart(of: data)
-    throw MemeError(
-      "cannot load '\(name)': not a \(readableNames) file (starts with \"\(start)\")")
+    throw .cannotLoad(name: name, .notA(expected: readableNames, start: escapedStart(of: data)))
   }
 
   /// The formats memesh reads as words: "PNG, JPEG, WebP, GIF, HEIC or AVIF".
@@ -97,15 +95,15 @@ extension ImageCodec {
     _ data: Data, format: ImageFormat, name rawName: String, limits: DecodeLimits,
     scaleDenominator: (PixelSize) -> Int = { _ in 1 },
     watch: DecodeWatch? = nil
-  ) throws(MemeError) -> RawDecode {
+  ) throws(MediaError) -> RawDecode {
     let name = displayName(rawName)
     guard let adapter = adapter(for: format) else {
-      throw MemeError("cannot load '\(name)': unsupported format '\(format.name)'")
+      throw .cannotLoad(name: name, .unsupportedFormat(name: format.name))
     }
     do {
       try SharedLibrary.load(adapter.libraries)
     } catch {
-      throw MemeError("cannot load '\(name)': \(error.message)")
+      throw .cannotLoad(name: name, .libraryMissing(error))
     }
     do {
       return try data.withUnsafeBytes { bytes in
@@ -119,15 +117,15 @@ extension ImageCodec {
           recipe: decoder.recipeText.flatMap(EmbeddedRecipe.read))
       }
     } catch let failure as MemeDecodeFailure {
-      var reason = userWording(failure.reason)
-      if reason == "not a PNG file" { reason += " (starts with \"\(escapedStart(of: data))\")" }
-      // DecodeLimits.check's wording: say how to raise the cap.
-      if reason.hasPrefix("the picture is "), reason.contains("more than the limit of") {
-        reason += " (\(limits.capHint))"
+      let reason = userWording(failure.reason)
+      if reason == "not a PNG file" {
+        throw .cannotLoad(name: name, .notA(expected: "PNG", start: escapedStart(of: data)))
       }
-      throw MemeError("cannot load '\(name)': \(reason)")
+      throw .cannotLoad(
+        name: name,
+        .undecodable(reason: reason, hint: failure.isOverPixelCap ? limits.capHint : nil))
     } catch {
-      throw MemeError("cannot load '\(name)': \(error)")
+      throw .cannotLoad(name: name, .undecodable(reason: "\(error)", hint: nil))
     }
   }
 

@@ -98,11 +98,11 @@ extension ImageCodec {
     _ image: RGBAImage, as format: ImageFormat, settings: EncodeSettings = EncodeSettings()
   ) throws -> Data {
     guard image.width > 0, image.height > 0 else {
-      throw MemeError("cannot encode an empty picture")
+      throw MediaError.emptyEncode
     }
     return try image.pixels.withUnsafeBufferPointer { pixels in
       guard let base = pixels.baseAddress else {
-        throw MemeError("cannot encode an empty picture")
+        throw MediaError.emptyEncode
       }
       let rows = (0..<image.height).map { row -> UnsafePointer<UInt8>? in
         base + row * image.width * 4
@@ -120,23 +120,23 @@ extension ImageCodec {
   /// Encodes `rows` (with their captions drawn) with `format`'s encoder.
   static func encode(
     rows: UnsafePointer<memesh_rows>, as format: ImageFormat, settings: EncodeSettings
-  ) throws(MemeError) -> Data {
+  ) throws(MediaError) -> Data {
     // GIF is written frame by frame (GIFWriter); a still picture is one frame.
     if format == .gif {
       do {
         try SharedLibrary.load([.gif])
       } catch {
-        throw MemeError("cannot encode GIF: \(error.message)")
+        throw .cannotEncode(format: .gif, .libraryMissing(error))
       }
       return try GIFWriter.still(rows: rows, settings: settings)
     }
     guard let adapter = adapter(for: format), let encoder = adapter.encoder else {
-      throw MemeError("cannot encode \(format.name): memesh does not write \(format.name)")
+      throw .cannotEncode(format: format, .notWritten)
     }
     do {
       try SharedLibrary.load(adapter.libraries)
     } catch {
-      throw MemeError("cannot encode \(format.name): \(error.message)")
+      throw .cannotEncode(format: format, .libraryMissing(error))
     }
     var out: UnsafeMutablePointer<UInt8>?
     var size = 0
@@ -150,7 +150,7 @@ extension ImageCodec {
     guard status == Int32(MEMESH_OK), let out else {
       let reason = String(
         decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw MemeError("cannot encode \(format.name): \(userWording(reason))")
+      throw .cannotEncode(format: format, .library(reason: userWording(reason)))
     }
     return Data(bytesNoCopy: out, count: size, deallocator: .free)
   }

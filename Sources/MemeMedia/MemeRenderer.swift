@@ -42,7 +42,7 @@ public struct MemeRenderer: Sendable {
   /// other than the default encodes the whole picture at that quality.
   public func render(_ state: EditorState, format: ImageFormat) throws -> Output {
     guard let picture = state.picture else {
-      throw MemeError("cannot render: no picture loaded (try 'load FILE')")
+      throw MediaError.noPicture
     }
     var settings = self.settings
     settings.recipe = EmbeddedRecipe(recipe: state.recipe, originalSHA256: picture.sha256)
@@ -88,14 +88,12 @@ public struct MemeRenderer: Sendable {
     let settings = settings ?? self.settings
     let rect = try crop.resolved(in: image.size)
     guard rect.width > 0, rect.height > 0 else {
-      throw MemeError("cannot render: the picture is empty")
+      throw MediaError.emptyPicture
     }
     // The libraries' own words for this (libjpeg's "Maximum supported image dimension is 65500
     // pixels") say nothing of the way out.
     if let limit = format.maxDimension, max(rect.width, rect.height) > limit {
-      throw MemeError(
-        "cannot write a \(format.name) of \(rect.width)×\(rect.height) pixels: a \(format.name) "
-          + "is at most \(limit) pixels on a side; PNG has no such limit")
+      throw MediaError.tooLarge(format: format, size: rect.size, limit: limit, animated: false)
     }
     let (canvases, report) = try captions.canvases(
       boxes: boxes, font: font, imageSize: rect.size)
@@ -145,7 +143,7 @@ public struct MemeRenderer: Sendable {
   ) throws -> Result {
     try image.pixels.withUnsafeBufferPointer { photo in
       guard let photoBase = photo.baseAddress else {
-        throw MemeError("cannot render: the picture is empty")
+        throw MediaError.emptyPicture
       }
       let rows = (0..<rect.height).map { row -> UnsafePointer<UInt8>? in
         photoBase + ((rect.y + row) * image.width + rect.x) * 4
@@ -171,7 +169,7 @@ private final class EncodeResults: @unchecked Sendable {
   var encoded: Result<Data, any Error>?
 
   func data() throws -> Data {
-    guard let encoded else { throw MemeError("cannot encode: the encoder did not run") }
+    guard let encoded else { throw MediaError.encoderDidNotRun }
     return try encoded.get()
   }
 }

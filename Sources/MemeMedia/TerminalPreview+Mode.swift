@@ -12,17 +12,6 @@ extension PreviewMode {
       return nil
     }
   }
-
-  /// The mode called `name`, for `--mode`; a user-facing error names the choices otherwise.
-  public static func named(_ name: String) throws -> PreviewMode {
-    guard let mode = PreviewMode(name: name) else {
-      let choices = allCases.map(\.rawValue)
-      throw MemeError(
-        "unknown preview mode '\(name)' (use \(choices.dropLast().joined(separator: ", ")) or "
-          + "\(choices.last ?? ""))")
-    }
-    return mode
-  }
 }
 
 extension String {

@@ -15,23 +15,22 @@ final class WebPAnimationWriter {
 
   /// Starts an animation of `canvas` played `loopCount` times (0 forever), encoded as
   /// `settings` says (lossy at its quality, or lossless; its effort as libwebp's method).
-  init(canvas: PixelSize, loopCount: Int, settings: EncodeSettings) throws(MemeError) {
+  init(canvas: PixelSize, loopCount: Int, settings: EncodeSettings) throws(MediaError) {
     let limit = Int(WEBP_MAX_DIMENSION)
     guard canvas.width > 0, canvas.height > 0, canvas.width <= limit, canvas.height <= limit
     else {
-      throw MemeError(
-        "cannot encode WebP: a WebP is at most \(limit) pixels on a side (this one is \(canvas))")
+      throw .tooLarge(format: .webp, size: canvas, limit: limit, animated: true)
     }
     self.canvas = canvas
     self.settings = settings
     do {
       try SharedLibrary.load([.webp, .webpMux])
     } catch {
-      throw MemeError("cannot encode WebP: \(error.message)")
+      throw .cannotEncode(format: .webp, .libraryMissing(error))
     }
     var options = WebPAnimEncoderOptions()
     guard WebPAnimEncoderOptionsInit(&options) != 0, WebPConfigInit(&config) != 0 else {
-      throw MemeError("cannot encode WebP: libwebp is not the version memesh was built with")
+      throw .cannotEncode(format: .webp, .versionMismatch(library: "libwebp"))
     }
     options.anim_params.loop_count = Int32(clamping: max(0, loopCount))
     options.anim_params.bgcolor = 0
@@ -46,21 +45,21 @@ final class WebPAnimationWriter {
     }
     config.thread_level = 1
     guard WebPValidateConfig(&config) != 0 else {
-      throw MemeError("cannot encode WebP: libwebp refused the settings")
+      throw .cannotEncode(format: .webp, .library(reason: "libwebp refused the settings"))
     }
     guard let encoder = WebPAnimEncoderNew(Int32(canvas.width), Int32(canvas.height), &options)
-    else { throw MemeError("cannot encode WebP: out of memory") }
+    else { throw .cannotEncode(format: .webp, .outOfMemory) }
     self.encoder = encoder
   }
 
   deinit { WebPAnimEncoderDelete(encoder) }
 
   /// Adds a frame: the whole canvas (RGBA, captions drawn), shown for `milliseconds`.
-  func add(pixels: [UInt8], milliseconds: Int) throws(MemeError) {
+  func add(pixels: [UInt8], milliseconds: Int) throws(MediaError) {
     precondition(pixels.count == canvas.width * canvas.height * 4)
     var picture = WebPPicture()
     guard WebPPictureInit(&picture) != 0 else {
-      throw MemeError("cannot encode WebP: libwebp is not the version memesh was built with")
+      throw .cannotEncode(format: .webp, .versionMismatch(library: "libwebp"))
     }
     picture.use_argb = 1
     picture.width = Int32(canvas.width)
@@ -69,22 +68,22 @@ final class WebPAnimationWriter {
       WebPPictureImportRGBA(&picture, buffer.baseAddress, Int32(canvas.width * 4))
     }
     defer { WebPPictureFree(&picture) }
-    guard imported != 0 else { throw MemeError("cannot encode WebP: out of memory") }
+    guard imported != 0 else { throw .cannotEncode(format: .webp, .outOfMemory) }
     guard WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: timestamp), &config) != 0 else {
-      throw MemeError("cannot encode WebP: \(errorText)")
+      throw .cannotEncode(format: .webp, .library(reason: errorText))
     }
     timestamp += milliseconds
     frameCount += 1
   }
 
   /// Ends the animation and returns the file, with the recipe and colour profile added.
-  func finish() throws(MemeError) -> Data {
+  func finish() throws(MediaError) -> Data {
     guard WebPAnimEncoderAdd(encoder, nil, Int32(clamping: timestamp), nil) != 0 else {
-      throw MemeError("cannot encode WebP: \(errorText)")
+      throw .cannotEncode(format: .webp, .library(reason: errorText))
     }
     var assembled = WebPData()
     guard WebPAnimEncoderAssemble(encoder, &assembled) != 0 else {
-      throw MemeError("cannot encode WebP: \(errorText)")
+      throw .cannotEncode(format: .webp, .library(reason: errorText))
     }
     defer { WebPDataClear(&assembled) }
     let xmp = settings.recipe.map { RecipeXMP.packet(for: $0.encoded()) }
@@ -93,7 +92,8 @@ final class WebPAnimationWriter {
       return Data(bytes: assembled.bytes, count: assembled.size)
     }
     guard let mux = WebPMuxCreate(&assembled, 0) else {
-      throw MemeError("cannot encode WebP: libwebpmux cannot read the animation it made")
+      throw .cannotEncode(
+        format: .webp, .library(reason: "libwebpmux cannot read the animation it made"))
     }
     defer { WebPMuxDelete(mux) }
     var status = WEBP_MUX_OK
@@ -115,7 +115,8 @@ final class WebPAnimationWriter {
     if status == WEBP_MUX_OK { status = WebPMuxAssemble(mux, &output) }
     defer { WebPDataClear(&output) }
     guard status == WEBP_MUX_OK, let bytes = output.bytes else {
-      throw MemeError("cannot encode WebP: libwebpmux could not add the colour profile and recipe")
+      throw .cannotEncode(
+        format: .webp, .library(reason: "libwebpmux could not add the colour profile and recipe"))
     }
     return Data(bytes: bytes, count: output.size)
   }

@@ -57,18 +57,6 @@ enum Animations {
     ((try? info(of: picture)) ?? nil) != nil ? picture.format : picture.format.memeFormat
   }
 
-  /// The recipe's MemeMe captions (the first box placed at the top and at the bottom, as a
-  /// still meme draws them) with their time ranges.
-  static func captions(_ recipe: MemeRecipe) -> [AnimationCaption] {
-    var captions: [AnimationCaption] = []
-    for (placement, atTop) in [(TextPlacement.top, true), (.bottom, false)] {
-      guard let box = recipe.boxes.first(where: { $0.placement == placement }) else { continue }
-      captions.append(
-        AnimationCaption(text: box.text, atTop: atTop, start: box.start, stop: box.stop))
-    }
-    return captions
-  }
-
   /// Renders an animated meme (or a still picture as a one-frame GIF), with the recipe and the
   /// colour profile embedded.
   static func render(
@@ -81,14 +69,14 @@ enum Animations {
       recipe: EmbeddedRecipe(recipe: state.recipe, originalSHA256: picture.sha256),
       iccProfile: ImageCodec.iccProfile(of: bytes))
     let renderer = AnimationRenderer(catalog: catalog, settings: settings)
-    let captions = captions(state.recipe)
+    let boxes = state.recipe.boxes
     let output =
       try info(of: picture) != nil
       ? try renderer.render(
-        bytes, name: picture.path, captions: captions, font: state.recipe.font,
+        bytes, name: picture.path, boxes: boxes, font: state.recipe.font,
         crop: state.recipe.crop, format: format)
       : try renderer.render(
-        still: try picture.image, captions: captions, font: state.recipe.font,
+        still: try picture.image, boxes: boxes, font: state.recipe.font,
         crop: state.recipe.crop, format: format)
     return RenderedMeme(
       data: output.data, thumbnail: output.thumbnail, size: output.size, report: output.report)
@@ -109,7 +97,7 @@ extension Shell {
     let columns = window.cells.columns
     let rows = max(4, window.cells.rows - 4)
     let preview = try AnimationPreview(
-      data, name: name, captions: recipe.map(Animations.captions) ?? [],
+      data, name: name, boxes: recipe?.boxes ?? [],
       font: recipe?.font ?? MemeRecipe.defaultFont, crop: recipe?.crop ?? .off,
       fitting: PixelSize(
         width: min(1024, columns * cellPixels.width), height: min(1024, rows * cellPixels.height)),
@@ -122,8 +110,7 @@ extension Shell {
     }
     if let frame {
       guard (1...preview.info.frameCount).contains(frame) else {
-        throw MemeError(
-          "preview: there is no frame \(frame) (the animation has \(preview.info.frameCount))")
+        throw ShellError.noSuchFrame(frame, count: preview.info.frameCount)
       }
       try preview.skip(frame - 1)
       guard let (image, _) = try preview.next() else { return true }
@@ -234,9 +221,10 @@ extension Animations {
     guard parts.count == 2, let start = Double(parts[0]), let stop = Double(parts[1]),
       start.isFinite, stop.isFinite, 0 <= start, start < stop, stop <= 1
     else {
-      throw MemeError(
-        "\(command): '\(Display.escaped(word))' is not a time range (START-STOP, fractions of "
-          + "the animation from 0 to 1 with START before STOP, e.g. 0.5-1, or 'all')")
+      throw ShellError.badBoxValue(
+        command: command, word: word,
+        expected: "a time range (START-STOP, fractions of the animation from 0 to 1 with START "
+          + "before STOP, e.g. 0.5-1, or 'all')")
     }
     return (start, stop)
   }

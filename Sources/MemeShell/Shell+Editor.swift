@@ -355,10 +355,10 @@ extension Shell {
     let animation = try Animations.info(of: picture)
     if let frame {
       guard let count = animation?.frameCount else {
-        throw MemeError("preview: --frame needs an animation; \(picture.displayName) is still")
+        throw ShellError.frameOfStill(name: picture.displayName)
       }
       guard frame <= count else {
-        throw MemeError("preview: there is no frame \(frame) (the animation has \(count))")
+        throw ShellError.noSuchFrame(frame, count: count)
       }
     }
     if animation != nil, !parsed.switches.contains("--explain"),

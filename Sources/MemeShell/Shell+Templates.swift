@@ -103,17 +103,11 @@ extension Shell {
   private func decodeTemplatePicture(_ picture: MemegenFolder.Picture) throws -> DecodedImage {
     do {
       return try ImageCodec.decode(picture.data, name: picture.path)
+    } catch MediaError.cannotLoad(_, let problem) {
+      throw StoreError.badTemplate(path: picture.path, problem: problem.reason)
     } catch let error as any UserFacingError {
-      throw StoreError.badTemplate(path: picture.path, problem: Self.reason(of: error.message))
+      throw StoreError.badTemplate(path: picture.path, problem: error.message)
     }
-  }
-
-  /// The reason part of a decoder's `cannot load 'path': reason`.
-  private static func reason(of message: String) -> String {
-    guard message.hasPrefix("cannot "), let range = message.range(of: "': ") else {
-      return message
-    }
-    return String(message[range.upperBound...])
   }
 
   /// The PNG thumbnail `templates` shows in a graphics terminal: the picture with the boxes'

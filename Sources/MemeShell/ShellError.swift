@@ -51,6 +51,10 @@ enum ShellError: UserFacingError, Equatable {
   case badBoxValue(command: String, word: String, expected: String)
   /// `text add` on a meme with as many boxes as a recipe keeps.
   case tooManyBoxes(limit: Int)
+  /// `preview --frame N` past the animation's `count` frames.
+  case noSuchFrame(Int, count: Int)
+  /// `preview --frame N` of a still picture.
+  case frameOfStill(name: String)
 
   // MARK: - Files and memes
 
@@ -164,6 +168,10 @@ enum ShellError: UserFacingError, Equatable {
       return "\(command): '\(Display.cell(word, limit: 40))' is not \(expected)"
     case .tooManyBoxes(let limit):
       return "text add: a meme keeps at most \(limit) boxes ('text rm N' removes one)"
+    case .noSuchFrame(let frame, let count):
+      return "preview: there is no frame \(frame) (the animation has \(count))"
+    case .frameOfStill(let name):
+      return "preview: --frame needs an animation; \(name) is still"
     case .cannotWrite(let command, let path, let reason):
       return "\(command): cannot write '\(path)': \(reason)"
     case .standardStream(let command, let output, let reason):

@@ -66,7 +66,7 @@ do {
     catalog: .standard(), settings: EncodeSettings(lossless: lossless), gif: gif)
   let meme = try renderer.render(
     data, name: input,
-    captions: [AnimationCaption(text: top, atTop: true), AnimationCaption(text: bottom, atTop: false)],
+    boxes: [TextBox(text: top, placement: .top), TextBox(text: bottom, placement: .bottom)],
     font: font, format: format)
   try meme.data.write(to: URL(fileURLWithPath: output))
   let seconds = Date().timeIntervalSince(start)

@@ -12,14 +12,14 @@ import Testing
     recipe: MemeRecipe(top: "TOP", bottom: "BOTTOM"), originalSHA256: String(repeating: "ab", count: 32))
 
   func render(
-    _ name: String, captions: [AnimationCaption] = [], format: ImageFormat,
+    _ name: String, boxes: [TextBox] = [], format: ImageFormat,
     gif: GIFOptions = GIFOptions()
   ) throws -> MemeRenderer.Output {
     var renderer = self.renderer
     renderer.settings.recipe = recipe
     renderer.gif = gif
     return try renderer.render(
-      try AnimationDecodeTests.data(name), name: name, captions: captions, font: "Anton",
+      try AnimationDecodeTests.data(name), name: name, boxes: boxes, font: "Anton",
       format: format)
   }
 
@@ -87,8 +87,8 @@ import Testing
   }
 
   @Test func captionsAreOnEveryFrameAndCleanAtTheirEdges() throws {
-    let captions = [AnimationCaption(text: "HELLO", atTop: true)]
-    let output = try render("pan.gif", captions: captions, format: .gif)
+    let boxes = [TextBox(text: "HELLO", placement: .top)]
+    let output = try render("pan.gif", boxes: boxes, format: .gif)
     let (_, frames) = try AnimationDecodeTests.frames(of: output.data)
     let (_, plain) = try AnimationDecodeTests.frames("pan.gif")
     // The caption as drawn in true colour on the first frame.
@@ -108,8 +108,8 @@ import Testing
   }
 
   @Test func aCaptionLimitedToTheSecondHalfShowsOnlyThere() throws {
-    let captions = [AnimationCaption(text: "LATER", atTop: false, start: 0.5, stop: 1)]
-    let output = try render("disposal.gif", captions: captions, format: .gif)
+    let boxes = [TextBox(text: "LATER", placement: .bottom, start: 0.5, stop: 1)]
+    let output = try render("disposal.gif", boxes: boxes, format: .gif)
     let (_, frames) = try AnimationDecodeTests.frames(of: output.data)
     let (_, plain) = try AnimationDecodeTests.frames("disposal.gif")
     // Four frames of 500 ms: frames 3 and 4 start at 0.5 and 0.75.
@@ -125,7 +125,7 @@ import Testing
   @Test func aStillSharedAsGIFIsOneFrame() throws {
     let image = try ImageFixtures.decode("baseline.jpg").image
     let output = try renderer.render(
-      still: image, captions: [AnimationCaption(text: "STILL", atTop: true)], font: "Anton",
+      still: image, boxes: [TextBox(text: "STILL", placement: .top)], font: "Anton",
       format: .gif)
     let info = try ImageCodec.animationInfo(output.data, name: "still.gif")
     #expect(info.frameCount == 1)

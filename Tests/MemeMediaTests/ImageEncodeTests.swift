@@ -116,7 +116,7 @@ import Testing
   }
 
   @Test func emptyPictureIsAnError() {
-    #expect(throws: MemeError.self) {
+    #expect(throws: MediaError.self) {
       try ImageCodec.encode(RGBAImage(width: 0, height: 0), as: .png)
     }
   }

@@ -198,7 +198,7 @@ import Testing
   // MARK: - Limits
 
   @Test func tooManyTilesAreRefusedBeforeDecoding() throws {
-    let error = #expect(throws: MemeError.self) { try Self.decode("bomb-4096-tiles.heic") }
+    let error = #expect(throws: MediaError.self) { try Self.decode("bomb-4096-tiles.heic") }
     #expect(
       error?.message
         == "cannot load 'bomb-4096-tiles.heic': the picture has 4096 tiles, more than the "
@@ -206,12 +206,12 @@ import Testing
   }
 
   @Test func thePixelCapIsTheSameAsForPNGAndJPEG() throws {
-    let error = #expect(throws: MemeError.self) { try Self.decode("bomb-30000x30000.heic") }
+    let error = #expect(throws: MediaError.self) { try Self.decode("bomb-30000x30000.heic") }
     #expect(
       error?.message
         == "cannot load 'bomb-30000x30000.heic': the picture is 30000×30000 pixels, more than "
         + "the limit of 100 megapixels (set MEMESH_MAX_MEGAPIXELS to allow more)")
-    #expect(throws: MemeError.self) {
+    #expect(throws: MediaError.self) {
       try Self.decode("cat.heic", limits: DecodeLimits(maxPixels: 160 * 120 - 1))
     }
     let fits = try Self.decode("cat.heic", limits: DecodeLimits(maxPixels: 160 * 120))
@@ -229,12 +229,12 @@ import Testing
     var data = try Self.data("exif-6-no-irot.heic")
     let grid = try #require(data.firstRange(of: Data([0, 0, 0, 0, 0, 0x10, 0, 0x18])))
     data[grid.lowerBound + byte] = value
-    let error = #expect(throws: MemeError.self) { try ImageCodec.decode(data, name: "g.heic") }
+    let error = #expect(throws: MediaError.self) { try ImageCodec.decode(data, name: "g.heic") }
     #expect(error?.message == "cannot load 'g.heic': \(reason)")
   }
 
   @Test func libheifsOwnLimitGivesItsReason() throws {
-    let error = #expect(throws: MemeError.self) { try Self.decode("bomb-100000x100000.heic") }
+    let error = #expect(throws: MediaError.self) { try Self.decode("bomb-100000x100000.heic") }
     #expect(
       error?.message
         == "cannot load 'bomb-100000x100000.heic': memory allocation error: Security limit "
@@ -244,12 +244,12 @@ import Testing
   @Test(arguments: [0, 20, 300, 600])
   func aFileCutShortIsRefused(_ length: Int) throws {
     let cut = try Self.data("cat.heic").prefix(length)
-    #expect(throws: MemeError.self) { try ImageCodec.decode(cut, name: "cut.heic") }
+    #expect(throws: MediaError.self) { try ImageCodec.decode(cut, name: "cut.heic") }
   }
 
   /// libde265 prints "SPS error: …" to stderr itself; memesh puts it into the error instead.
   @Test func aDamagedStreamGivesTheDecodersOwnWords() throws {
-    let error = #expect(throws: MemeError.self) { try Self.decode("damaged-sps.heic") }
+    let error = #expect(throws: MediaError.self) { try Self.decode("damaged-sps.heic") }
     #expect(
       error?.message
         == "cannot load 'damaged-sps.heic': decoder plugin generated an error: Unspecified "

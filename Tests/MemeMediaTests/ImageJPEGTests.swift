@@ -76,7 +76,7 @@ import Testing
         _ = try ImageCodec.decode(whole.prefix(length), name: "cut.jpg")
         messages["loaded", default: []].append(length)
       } catch {
-        messages[(error as? MemeError)?.message ?? "\(error)", default: []].append(length)
+        messages[(error as? MediaError)?.message ?? "\(error)", default: []].append(length)
       }
     }
     #expect(Array(messages.keys) == ["cannot load 'cut.jpg': the file ends early"])
@@ -106,7 +106,7 @@ import Testing
 
   @Test func truncatedPNGIsRefused() throws {
     let data = try ImageFixtures.data("rgba-5x3.png")
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageCodec.decode(data.prefix(data.count - 20), name: "cut.png")
     }
     #expect(error?.message.hasPrefix("cannot load 'cut.png': ") == true)

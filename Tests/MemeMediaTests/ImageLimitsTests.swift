@@ -6,7 +6,7 @@ import Testing
 /// Decompression bombs and caps: refused with a clear error before memory or time is spent.
 @Suite struct ImageLimitsTests {
   @Test func pngClaimingTenGigapixelsIsRefused() throws {
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageFixtures.decode("bomb-100000x100000.png")
     }
     #expect(
@@ -25,11 +25,11 @@ import Testing
       #expect(limits.ignoredSetting == bad)
     }
     // The pixels of a 12000×9000 picture against a cap of 1 MP, and an ignored setting.
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageFixtures.decode("bomb-100000x100000.png", limits: DecodeLimits(megapixelSetting: "1"))
     }
     #expect(error?.message.contains("more than the limit of 1 megapixel (") == true)
-    let ignored = #expect(throws: MemeError.self) {
+    let ignored = #expect(throws: MediaError.self) {
       try ImageFixtures.decode(
         "bomb-100000x100000.png", limits: DecodeLimits(megapixelSetting: "\u{1B}[31mlots"))
     }
@@ -41,7 +41,7 @@ import Testing
 
   @Test func pixelCapIsConfigurable() throws {
     let limits = DecodeLimits(maxPixels: 600)
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageFixtures.decode("baseline.jpg", limits: limits)
     }
     #expect(error?.message.contains("32×24 pixels, more than the limit") == true)
@@ -49,7 +49,7 @@ import Testing
       try ImageFixtures.decode("exif-6.jpg", limits: DecodeLimits(maxPixels: 384)).image.width == 24
     )
     let png = try Data(contentsOf: ImageFixtures.pngSuite.appendingPathComponent("basn2c08.png"))
-    #expect(throws: MemeError.self) {
+    #expect(throws: MediaError.self) {
       try ImageCodec.decode(png, name: "p.png", limits: DecodeLimits(maxPixels: 1023))
     }
     #expect(
@@ -59,7 +59,7 @@ import Testing
 
   @Test func pixelCapMessageIsTheSameWhateverTheShape() throws {
     // 5×3 = 15 pixels over a cap of 4: the one message, not libpng's per-side user limit.
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageFixtures.decode("rgba-5x3.png", limits: DecodeLimits(maxPixels: 4))
     }
     #expect(
@@ -69,13 +69,13 @@ import Testing
 
   @Test func jpegWithThousandsOfScansIsRefused() throws {
     // 2112 valid scans (every coefficient alone, 11 refinement steps each).
-    let error = #expect(throws: MemeError.self) { try ImageFixtures.decode("bomb-2112-scans.jpg") }
+    let error = #expect(throws: MediaError.self) { try ImageFixtures.decode("bomb-2112-scans.jpg") }
     #expect(
       error?.message
         == "cannot load 'bomb-2112-scans.jpg': the JPEG has more than 100 scans "
         + "(a decompression bomb?)")
     // The proxy path has the same cap.
-    #expect(throws: MemeError.self) {
+    #expect(throws: MediaError.self) {
       try ImageCodec.decodeProxy(
         try ImageFixtures.data("bomb-2112-scans.jpg"), name: "b.jpg", maxDimension: 8)
     }
@@ -84,7 +84,7 @@ import Testing
   @Test func jpegWithRepeatedScansIsRefusedAtTheFirstRepeat() throws {
     // 3000 copies of one scan: libjpeg only warns ("inconsistent progression") and would spend
     // the time of a full scan on each; memesh stops at the first.
-    let error = #expect(throws: MemeError.self) { try ImageFixtures.decode("bomb-3000-scans.jpg") }
+    let error = #expect(throws: MediaError.self) { try ImageFixtures.decode("bomb-3000-scans.jpg") }
     #expect(
       error?.message
         == "cannot load 'bomb-3000-scans.jpg': inconsistent progression sequence for component 0 "
@@ -93,7 +93,7 @@ import Testing
 
   @Test func scanCapIsConfigurable() throws {
     // progressive.jpg has libjpeg's usual 10 scans.
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageFixtures.decode("progressive.jpg", limits: DecodeLimits(maxJPEGScans: 9))
     }
     #expect(
@@ -125,14 +125,14 @@ import Testing
   @Test(arguments: ["prVt", "tEXt", "zTXt", "iCCP"])
   func hugeChunksAreRefusedBeforeAllocation(_ type: String) throws {
     let data = try Self.pngWithChunk(type, claiming: 0x7FFF_FFFF)
-    let error = #expect(throws: MemeError.self) { try ImageCodec.decode(data, name: "c.png") }
+    let error = #expect(throws: MediaError.self) { try ImageCodec.decode(data, name: "c.png") }
     #expect(error?.message == "cannot load 'c.png': \(type): chunk data is too large")
   }
 
   @Test func unknownCriticalChunkIsRefusedAndUnknownAncillaryIgnored() throws {
     let png = try ImageFixtures.data("rgba-5x3.png")
     let critical = png.prefix(33) + PNGChunk.make("MEME", [1, 2, 3]) + png.dropFirst(33)
-    let error = #expect(throws: MemeError.self) { try ImageCodec.decode(critical, name: "c.png") }
+    let error = #expect(throws: MediaError.self) { try ImageCodec.decode(critical, name: "c.png") }
     #expect(error?.message == "cannot load 'c.png': MEME: unhandled critical chunk")
     // After the image data every pixel is in: a warning.
     let late = PNGChunk.beforeEnd(png, PNGChunk.make("MEME", [1, 2, 3]))

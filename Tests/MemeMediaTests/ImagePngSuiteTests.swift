@@ -68,7 +68,7 @@ import Testing
   @Test(arguments: broken)
   func refusesBrokenFiles(_ test: (file: String, reason: String)) throws {
     let data = try Data(contentsOf: ImageFixtures.pngSuite.appendingPathComponent(test.file))
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageCodec.decode(data, name: test.file)
     }
     #expect(error?.message == "cannot load '\(test.file)': \(test.reason)")

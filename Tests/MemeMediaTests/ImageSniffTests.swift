@@ -15,20 +15,20 @@ import Testing
   @Test(arguments: others)
   func otherFormatsAreNamed(_ test: (bytes: [UInt8], name: String)) {
     // The name says .png: the content decides.
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageCodec.decode(Data(test.bytes), name: "photo.png")
     }
     #expect(error?.message == "cannot load 'photo.png': unsupported format '\(test.name)'")
   }
 
   @Test func textFileShowsItsFirstBytesEscaped() {
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageCodec.decode(Data("<!DOCTYPE html>".utf8), name: "cat.jpg")
     }
     #expect(
       error?.message
         == #"cannot load 'cat.jpg': not a PNG, JPEG, WebP, GIF, HEIC or AVIF file (starts with "<!DO")"#)
-    let control = #expect(throws: MemeError.self) {
+    let control = #expect(throws: MediaError.self) {
       try ImageCodec.decode(Data([0x1B, 0x5B, 0x22, 0x5C, 0x41]), name: "x")
     }
     #expect(
@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func emptyFileSaysSo() {
-    let error = #expect(throws: MemeError.self) { try ImageCodec.decode(Data(), name: "e.png") }
+    let error = #expect(throws: MediaError.self) { try ImageCodec.decode(Data(), name: "e.png") }
     #expect(error?.message == "cannot load 'e.png': the file is empty")
   }
 

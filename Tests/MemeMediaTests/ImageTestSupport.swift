@@ -90,7 +90,7 @@ enum ImageProbe {
 
   /// Runs the probe with `arguments` given as raw bytes (so non-UTF-8 names arrive unchanged).
   static func run(_ arguments: [[UInt8]], in directory: URL) throws -> Result {
-    guard let executable else { throw MemeError("memesh-image-probe is not built") }
+    guard let executable else { throw SetupFailure("memesh-image-probe is not built") }
     // Process takes Strings; a shell script passes the exact bytes through printf escapes.
     let quoted = arguments.map { bytes in
       "\"$(printf '" + bytes.map { String(format: "\\%03o", $0) }.joined() + "')\""
@@ -136,7 +136,7 @@ struct ScratchDirectory {
     let path = Array(url.path.utf8) + [UInt8(ascii: "/")] + newName
     let descriptor = open(
       path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { throw MemeError("cannot create \(newName)") }
+    guard descriptor >= 0 else { throw SetupFailure("cannot create \(newName)") }
     defer { close(descriptor) }
     _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
   }
@@ -172,4 +172,10 @@ enum PNGChunk {
   static func beforeEnd(_ png: Data, _ chunk: Data) -> Data {
     png.dropLast(12) + chunk + png.suffix(12)
   }
+}
+
+/// A test's own set-up that could not be done (not memesh's behaviour under test).
+struct SetupFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
 }

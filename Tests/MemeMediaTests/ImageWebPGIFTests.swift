@@ -156,7 +156,7 @@ import Testing
 
   @Test func aWebPLargerThanWebPAllowsIsRefusedInWords() throws {
     let strip = RGBAImage(width: 1, height: 16384, fill: RGBA(1, 2, 3))
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try MemeRenderer(catalog: .standard()).render(
         strip, top: "", bottom: "", font: "Anton", format: .webp)
     }
@@ -172,7 +172,7 @@ import Testing
       ("bomb-webp-header.webp", "16383×16383"), ("bomb-gif-screen.gif", "65535×65535"),
       ("bomb-gif-frame.gif", "65535×65535"),
     ] {
-      let error = #expect(throws: MemeError.self) { try ImageFixtures.decode(name) }
+      let error = #expect(throws: MediaError.self) { try ImageFixtures.decode(name) }
       #expect(
         error?.message == "cannot load '\(name)': the picture is \(size) pixels, more than the "
           + "limit of 100 megapixels (set MEMESH_MAX_MEGAPIXELS to allow more)")
@@ -182,7 +182,7 @@ import Testing
   @Test(arguments: ["webp-lossy.webp", "webp-lossless.webp", "webp-animated.webp"])
   func aWebPCutShortSaysSo(_ name: String) throws {
     let whole = try ImageFixtures.data(name)
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageCodec.decode(whole.prefix(whole.count * 2 / 3), name: "cut.webp")
     }
     #expect(error?.message.hasPrefix("cannot load 'cut.webp': ") == true)
@@ -198,7 +198,7 @@ import Testing
           + "left transparent"
       ])
     #expect(cut.image.pixels.contains { $0 != 0 })
-    let error = #expect(throws: MemeError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageCodec.decode(whole.prefix(20), name: "head.gif")
     }
     #expect(error?.message == "cannot load 'head.gif': the file ends early")
@@ -206,7 +206,7 @@ import Testing
 
   @Test func aGIFWithoutAnImageSaysSo() throws {
     let empty = Data("GIF89a\u{1}\0\u{1}\0\0\0\0;".utf8)
-    let error = #expect(throws: MemeError.self) { try ImageCodec.decode(empty, name: "e.gif") }
+    let error = #expect(throws: MediaError.self) { try ImageCodec.decode(empty, name: "e.gif") }
     #expect(error?.message == "cannot load 'e.gif': the GIF has no image")
   }
 }

@@ -20,7 +20,7 @@ import Testing
       _ = try Animations.timeRange([word], command: "text")
       Issue.record("'\(word)' was accepted")
     } catch {
-      let message = (error as? MemeError)?.message ?? "\(error)"
+      let message = (error as? ShellError)?.message ?? "\(error)"
       #expect(message.hasPrefix("text: '"))
       #expect(message.contains("is not a time range"))
     }

@@ -39,7 +39,7 @@ extension FuzzTarget {
     precondition(count <= info.frameCount, "more frames than counted")
     let renderer = AnimationRenderer(
       catalog: .standard(), settings: EncodeSettings(effort: 0), limits: animationLimits)
-    if let output = try? renderer.render(data, name: name, captions: [], font: "Anton", format: format)
+    if let output = try? renderer.render(data, name: name, boxes: [], font: "Anton", format: format)
     {
       let again = try? ImageCodec.animationInfo(output.data, name: "again", limits: animationLimits)
       precondition(again?.canvas == info.canvas, "the written animation does not read back")
