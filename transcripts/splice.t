@@ -42,3 +42,17 @@ box 2 (bottom): "TURNED"
   fallback fonts: none
   missing characters: none
 jpeg: the whole photo is re-encoded: the photo is turned (EXIF orientation 6)
+# A JPEG whose coded data libjpeg recovers from (here bytes no block claims before its end
+# marker) loads with libjpeg's warning, as any damaged JPEG does, and is encoded whole: the
+# splicer's index refuses what libjpeg warns about (issue 17).
+> load images/damaged.jpg
+warning: 'images/damaged.jpg': corrupt JPEG data: 33 extraneous bytes before marker 0xd9
+damaged.jpg: 32×24 JPEG
+> bottom damaged
+> preview --explain
+preview: damaged.jpg 32×24, font Anton
+...
+jpeg: the whole photo is re-encoded: the photo's coded data does not add up
+> share file damaged-meme.jpg --force
+saved meme 2
+wrote damaged-meme.jpg

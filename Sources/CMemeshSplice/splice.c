@@ -182,8 +182,12 @@ typedef struct segment {
 #define MAX_SEGMENTS 512
 
 typedef struct jpeg_file {
+  /// The headers (SOI up to the entropy-coded data); `size` bytes of them are readable. An
+  /// opened source keeps its own copy of them, so the caller's bytes need not outlive it.
   const uint8_t *data;
   size_t size;
+  /// The whole file's size.
+  size_t file_size;
   uint32_t width, height;
   int components;
   component component[3];  // in scan order (which must be the frame's)
@@ -364,6 +368,7 @@ static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, 
   memset(file, 0, sizeof *file);
   file->data = data;
   file->size = size;
+  file->file_size = size;
   if (size < 4 || data[0] != 0xff || data[1] != 0xd8) return MEMESH_SPLICE_NOT_JPEG;
   size_t at = 2;
   for (;;) {
@@ -468,6 +473,8 @@ typedef struct scan_index {
   /// Byte offsets where each restart interval after the first starts, and how many.
   size_t *segment;
   size_t segment_count;
+  /// The first MCU the second thread indexed (0: the first thread did them all).
+  size_t tail_mcu;
 } scan_index;
 
 static void scan_index_free(scan_index *index) {
@@ -530,10 +537,11 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
 }
 
 /// Reads one block's codes; with `coefficients` (zigzag order) keeps its values. False for a
-/// code the tables lack, a run past the 64th coefficient or a DC out of range.
+/// code the tables lack, a run past the 64th coefficient or (with `check_range`) a DC out of
+/// range.
 static inline bool read_block(const uint8_t *bits, uint64_t *position, const huffman_table *dc,
                               const huffman_table *ac, int32_t *predictor,
-                              int16_t *coefficients) {
+                              int16_t *coefficients, bool check_range) {
   // One 32-bit peek per code: a code (≤ 16 bits) and its value bits (≤ 11) fit in it.
   uint64_t at = *position;
   uint32_t word = peek32(bits, at);
@@ -542,7 +550,7 @@ static inline bool read_block(const uint8_t *bits, uint64_t *position, const huf
   if (size < 0 || size > 11) return false;
   if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
   at += (uint64_t)(length + size);
-  if (*predictor < -32767 || *predictor > 32767) return false;
+  if (check_range && (*predictor < -32767 || *predictor > 32767)) return false;
   if (coefficients) {
     memset(coefficients, 0, 64 * sizeof *coefficients);
     coefficients[0] = (int16_t)*predictor;
@@ -580,11 +588,121 @@ static inline size_t dc_slot(const jpeg_file *file, int part, uint32_t x, uint32
   return row * across + column;
 }
 
+// MARK: - The second half of the scan, on a second thread
+
+/// The entropy-coded data has no markers to start from mid-way, but Huffman codes
+/// resynchronise: decoding from a guessed bit position falls onto the real block boundaries
+/// after a few blocks. A second thread indexes from the middle of the data, taking its guess as
+/// an MCU start, while the first indexes from the beginning. Nothing of the guess is trusted:
+/// the first thread takes over the second's results only from an MCU whose bit offset both
+/// reached as an MCU start (from there both read the same bits the same way), and shifts the
+/// DC values, which the second thread only knows relative to its start, by the difference of
+/// the two predictors there. If they never meet, the first thread indexes everything itself.
+typedef struct tail_index {
+  const jpeg_file *file;
+  const uint8_t *bits;
+  uint64_t bit_count;
+  /// Where the second thread starts.
+  uint64_t start;
+  /// MCU entries there is room for (the frame's MCUs and one for the end).
+  size_t capacity;
+  /// MCU starts of the last unbroken run; offset[count] is where its last MCU ended.
+  uint64_t *offset;
+  /// The DC predictors (3 per entry) before each MCU, relative to the run's start.
+  int32_t *predictor;
+  /// Each block's DC value (blocks_per_mcu per MCU, in scan order), relative.
+  int32_t *dc;
+  size_t count;
+  /// The run reached the end of the data.
+  bool reached_end;
+  /// Set (release) once the thread has finished; the fields above are then final.
+  int done;
+  /// Set by the first thread when it no longer needs the result.
+  int stop;
+} tail_index;
+
+static void *index_tail(void *argument) {
+  tail_index *tail = argument;
+  const jpeg_file *file = tail->file;
+  uint64_t position = tail->start;
+  int32_t predictor[3] = {0, 0, 0};
+  size_t count = 0;
+  while (!__atomic_load_n(&tail->stop, __ATOMIC_RELAXED)) {
+    uint64_t mcu_start = position;
+    tail->offset[count] = position;
+    memcpy(&tail->predictor[count * 3], predictor, sizeof predictor);
+    if (tail->bit_count - position < 8) {
+      tail->reached_end = true;  // only an encoder's padding can be left
+      break;
+    }
+    if (count + 1 == tail->capacity) break;  // more MCUs than the frame has
+    bool whole = true;
+    int32_t *dc = &tail->dc[count * (size_t)file->blocks_per_mcu];
+    for (int part = 0; part < file->components && whole; part++) {
+      const component *c = &file->component[part];
+      int blocks = file->components == 1 ? 1 : c->h * c->v;
+      for (int block = 0; block < blocks && whole; block++) {
+        whole = read_block(tail->bits, &position, &file->dc[c->dc], &file->ac[c->ac],
+                           &predictor[part], NULL, false) &&
+                position <= tail->bit_count;
+        *dc++ = predictor[part];
+      }
+    }
+    if (whole) {
+      count++;
+    } else {
+      // Not on the blocks yet (or damaged data): a new run one bit further on.
+      position = mcu_start + 1;
+      count = 0;
+      predictor[0] = predictor[1] = predictor[2] = 0;
+    }
+  }
+  tail->count = count;
+  __atomic_store_n(&tail->done, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+/// Fills the index from MCU `mcu` on with the tail's entries from `entry` on, the DC values
+/// shifted so the tail's predictors at `entry` become `predictor`. False when a DC value comes
+/// out of range (which the first thread would have refused too).
+static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_index *tail,
+                       size_t entry, size_t mcu, const int32_t *predictor, bool keep_dc) {
+  int32_t shift[3];
+  for (int part = 0; part < 3; part++) shift[part] = predictor[part] - tail->predictor[entry * 3 + (size_t)part];
+  for (;; entry++, mcu++) {
+    index->mcu_offset[mcu] = tail->offset[entry];
+    for (int part = 0; part < 3; part++) {
+      int32_t value = tail->predictor[entry * 3 + (size_t)part] + shift[part];
+      if (value < -32767 || value > 32767) return false;
+      index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)value;
+    }
+    if (entry == tail->count) return true;
+    const int32_t *dc = &tail->dc[entry * (size_t)file->blocks_per_mcu];
+    uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+    for (int part = 0; part < file->components; part++) {
+      const component *c = &file->component[part];
+      int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
+      for (int v = 0; v < down; v++) {
+        for (int h = 0; h < across; h++) {
+          int32_t value = *dc++ + shift[part];
+          if (value < -32767 || value > 32767) return false;
+          if (keep_dc) index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)value;
+        }
+      }
+    }
+  }
+}
+
+/// Scans with fewer MCUs than this are indexed on one thread (a thread costs more).
+#define TAIL_MIN_MCUS 2048
+
 /// Indexes every MCU of the scan: its bit offset and DC predictors, and each block's DC value
 /// when `keep_dc`. Reads every code (there is no other way to find where a block ends) but
 /// keeps no coefficients and runs no IDCT.
+/// With `wait_for_tail` the first thread, once at the second's start, waits for it rather than
+/// going on alone (tests use it to take the two-thread path every time).
 static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *index,
-                                         bool keep_dc) {
+                                         bool keep_dc, bool wait_for_tail) {
   memesh_splice_refusal refusal = unstuff(file, index);
   if (refusal != MEMESH_SPLICE_OK) return refusal;
   size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
@@ -613,8 +731,46 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
   uint64_t position = 0;
   int32_t predictor[3] = {0, 0, 0};
   size_t mcu = 0, restarts = 0;
-  for (uint32_t y = 0; y < file->mcu_rows; y++) {
+  // The second half on a second thread (see tail_index), for a large scan without restarts.
+  tail_index tail = {.file = file, .bits = bits, .bit_count = index->bit_count,
+                     .start = index->bit_count / 2, .capacity = mcus + 1};
+  pthread_t helper;
+  bool helped = false, watching = false, adopted = false;
+  size_t cursor = 0;
+  if (file->restart_interval == 0 && mcus >= TAIL_MIN_MCUS) {
+    tail.offset = malloc(tail.capacity * sizeof *tail.offset);
+    tail.predictor = malloc(tail.capacity * 3 * sizeof *tail.predictor);
+    tail.dc = malloc(tail.capacity * (size_t)file->blocks_per_mcu * sizeof *tail.dc);
+    helped = tail.offset != NULL && tail.predictor != NULL && tail.dc != NULL &&
+             pthread_create(&helper, NULL, index_tail, &tail) == 0;
+    watching = helped;
+  }
+  for (uint32_t y = 0; y < file->mcu_rows && refusal == MEMESH_SPLICE_OK && !adopted; y++) {
     for (uint32_t x = 0; x < file->mcus_across; x++, mcu++) {
+      if (watching && wait_for_tail && position >= tail.start && helped) {
+        pthread_join(helper, NULL);
+        helped = false;
+      }
+      if (watching && position >= tail.start && __atomic_load_n(&tail.done, __ATOMIC_ACQUIRE)) {
+        while (cursor < tail.count && tail.offset[cursor] < position) cursor++;
+        if (!tail.reached_end || tail.offset[cursor] < position) {
+          watching = false;  // the tail broke off, or ended behind this MCU
+        } else if (tail.offset[cursor] == position) {
+          // Met at an MCU start: the rest is the tail's, unless it holds another number of
+          // MCUs than the frame (then this thread goes on and finds out what is wrong).
+          watching = false;
+          if (tail.count - cursor == mcus - mcu) {
+            adopted = true;
+            index->tail_mcu = mcu;
+            if (!adopt_tail(file, index, &tail, cursor, mcu, predictor, keep_dc)) {
+              refusal = MEMESH_SPLICE_DAMAGED;
+            }
+            position = tail.offset[tail.count];
+            mcu = mcus;
+            break;
+          }
+        }
+      }
       if (file->restart_interval > 0 && mcu > 0 && mcu % file->restart_interval == 0) {
         // The interval ended: only its padding may be left before the next one's first byte.
         if (restarts == index->segment_count) return MEMESH_SPLICE_DAMAGED;
@@ -633,24 +789,46 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
         for (int v = 0; v < down; v++) {
           for (int h = 0; h < across; h++) {
             if (!read_block(bits, &position, &file->dc[c->dc], &file->ac[c->ac],
-                            &predictor[part], NULL) ||
+                            &predictor[part], NULL, true) ||
                 position > index->bit_count) {
-              return MEMESH_SPLICE_DAMAGED;
+              refusal = MEMESH_SPLICE_DAMAGED;
+              goto scanned;
             }
             if (keep_dc) index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
           }
         }
       }
     }
+    if (adopted) break;
     index->row_end[y] = position;
     for (int part = 0; part < 3; part++) {
       index->row_end_predictor[(size_t)y * 3 + (size_t)part] = (int16_t)predictor[part];
     }
   }
+scanned:
+  if (helped) {
+    __atomic_store_n(&tail.stop, 1, __ATOMIC_RELAXED);
+    pthread_join(helper, NULL);
+  }
+  free(tail.offset);
+  free(tail.predictor);
+  free(tail.dc);
+  if (refusal != MEMESH_SPLICE_OK) return refusal;
   if (restarts != index->segment_count) return MEMESH_SPLICE_DAMAGED;
-  index->mcu_offset[mcu] = position;
-  for (int part = 0; part < 3; part++) {
-    index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
+  if (!adopted) {
+    index->mcu_offset[mcu] = position;
+    for (int part = 0; part < 3; part++) {
+      index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
+    }
+  }
+  if (file->restart_interval == 0) {
+    // Without restarts a row ends where the next begins.
+    for (uint32_t y = 0; y < file->mcu_rows; y++) {
+      size_t next = (size_t)(y + 1) * file->mcus_across;
+      index->row_end[y] = index->mcu_offset[next];
+      memcpy(&index->row_end_predictor[(size_t)y * 3], &index->mcu_predictor[next * 3],
+             3 * sizeof *index->mcu_predictor);
+    }
   }
   // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
   if (index->bit_count - position >= 8) return MEMESH_SPLICE_DAMAGED;
@@ -711,7 +889,7 @@ static memesh_splice_refusal recode_mcu(const jpeg_file *source, const uint8_t *
     int blocks = source->components == 1 ? 1 : from->h * from->v;
     for (int block = 0; block < blocks; block++) {
       if (!read_block(bits, position, &source->dc[from->dc], &source->ac[from->ac],
-                      &source_predictor[part], coefficients) ||
+                      &source_predictor[part], coefficients, true) ||
           *position > bit_count) {
         return MEMESH_SPLICE_DAMAGED;
       }
@@ -832,81 +1010,29 @@ static void band_error_exit(j_common_ptr info) {
 
 static void band_silent(j_common_ptr info) { (void)info; }
 
-/// Decodes a small JPEG (a band of the source) into `pixels`, `width` × `height` RGBA8.
-/// libjpeg longjmps on errors, so the decoder lives here.
-static bool decode_band(const uint8_t *jpeg, size_t size, uint8_t *pixels, uint32_t width,
-                        uint32_t height, char *message, size_t message_size) {
-  struct jpeg_decompress_struct decoder;
-  band_codec codec;
-  decoder.err = jpeg_std_error(&codec.error);
-  codec.error.error_exit = band_error_exit;
-  codec.error.output_message = band_silent;
-  jpeg_create_decompress(&decoder);
-  decoder.client_data = &codec;
-  if (setjmp(codec.jump)) {
-    snprintf(message, message_size, "%s", codec.message);
-    jpeg_destroy_decompress(&decoder);
-    return false;
-  }
-  jpeg_mem_src(&decoder, jpeg, (unsigned long)size);
-  jpeg_read_header(&decoder, TRUE);
-  decoder.out_color_space = JCS_EXT_RGBA;
-  jpeg_start_decompress(&decoder);
-  if (decoder.output_width != width || decoder.output_height != height) {
-    snprintf(message, message_size, "a band decoded to an unexpected size");
-    jpeg_destroy_decompress(&decoder);
-    return false;
-  }
-  while (decoder.output_scanline < height) {
-    JSAMPROW row = pixels + (size_t)decoder.output_scanline * width * 4;
-    jpeg_read_scanlines(&decoder, &row, 1);
-  }
-  jpeg_finish_decompress(&decoder);
-  jpeg_destroy_decompress(&decoder);
-  return true;
-}
-
-/// Encodes `height` rows (each `stride` bytes apart) of `width` RGBA8 pixels as a baseline
-/// JPEG with `file`'s sampling and quantization tables (and libjpeg's standard Huffman tables,
-/// which have a code for every value). `*out` is malloc'd by libjpeg's memory destination.
-static bool encode_band(const jpeg_file *file, const uint8_t *pixels, size_t stride,
-                        uint32_t width, uint32_t height, uint8_t **out, unsigned long *out_size,
-                        char *message, size_t message_size) {
-  struct jpeg_compress_struct encoder;
-  band_codec codec;
-  encoder.err = jpeg_std_error(&codec.error);
-  codec.error.error_exit = band_error_exit;
-  codec.error.output_message = band_silent;
-  jpeg_create_compress(&encoder);
-  encoder.client_data = &codec;
-  *out = NULL;
-  *out_size = 0;
-  if (setjmp(codec.jump)) {
-    snprintf(message, message_size, "%s", codec.message);
-    jpeg_destroy_compress(&encoder);
-    free(*out);
-    *out = NULL;
-    return false;
-  }
-  jpeg_mem_dest(&encoder, out, out_size);
-  encoder.image_width = width;
-  encoder.image_height = height;
-  encoder.input_components = 4;
-  encoder.in_color_space = JCS_EXT_RGBA;
-  jpeg_set_defaults(&encoder);
-  jpeg_set_colorspace(&encoder, file->components == 1 ? JCS_GRAYSCALE : JCS_YCbCr);
-  encoder.write_JFIF_header = FALSE;
-  encoder.write_Adobe_marker = FALSE;
-  encoder.optimize_coding = FALSE;
+/// Sets up `encoder` for `width` × `height` RGBA8 rows as a baseline JPEG with `file`'s
+/// sampling and quantization tables, and its Huffman tables when they have a code for every
+/// value (libjpeg's standard ones otherwise).
+static void configure_band_encoder(const jpeg_file *file, struct jpeg_compress_struct *encoder,
+                                   uint32_t width, uint32_t height) {
+  encoder->image_width = width;
+  encoder->image_height = height;
+  encoder->input_components = 4;
+  encoder->in_color_space = JCS_EXT_RGBA;
+  jpeg_set_defaults(encoder);
+  jpeg_set_colorspace(encoder, file->components == 1 ? JCS_GRAYSCALE : JCS_YCbCr);
+  encoder->write_JFIF_header = FALSE;
+  encoder->write_Adobe_marker = FALSE;
+  encoder->optimize_coding = FALSE;
   // With the source's own tables, a restart marker after every MCU row as in the spliced file:
   // each row's bytes then go into it as they are.
-  encoder.restart_in_rows = file->tables_complete ? 1 : 0;
+  encoder->restart_in_rows = file->tables_complete ? 1 : 0;
   for (int slot = 0; file->tables_complete && slot < 4; slot++) {
     const huffman_table *from[2] = {&file->dc[slot], &file->ac[slot]};
-    JHUFF_TBL **to[2] = {&encoder.dc_huff_tbl_ptrs[slot], &encoder.ac_huff_tbl_ptrs[slot]};
+    JHUFF_TBL **to[2] = {&encoder->dc_huff_tbl_ptrs[slot], &encoder->ac_huff_tbl_ptrs[slot]};
     for (int class = 0; class < 2; class++) {
       if (!from[class]->defined) continue;
-      if (*to[class] == NULL) *to[class] = jpeg_alloc_huff_table((j_common_ptr)&encoder);
+      if (*to[class] == NULL) *to[class] = jpeg_alloc_huff_table((j_common_ptr)encoder);
       memcpy((*to[class])->bits, from[class]->counts, 17);
       (*to[class])->bits[0] = 0;
       memset((*to[class])->huffval, 0, sizeof (*to[class])->huffval);
@@ -915,15 +1041,15 @@ static bool encode_band(const jpeg_file *file, const uint8_t *pixels, size_t str
   }
   for (int slot = 0; slot < 4; slot++) {
     if (!file->quant_defined[slot]) continue;
-    if (encoder.quant_tbl_ptrs[slot] == NULL) {
-      encoder.quant_tbl_ptrs[slot] = jpeg_alloc_quant_table((j_common_ptr)&encoder);
+    if (encoder->quant_tbl_ptrs[slot] == NULL) {
+      encoder->quant_tbl_ptrs[slot] = jpeg_alloc_quant_table((j_common_ptr)encoder);
     }
     for (int index = 0; index < 64; index++) {
-      encoder.quant_tbl_ptrs[slot]->quantval[natural_order[index]] = file->quant[slot][index];
+      encoder->quant_tbl_ptrs[slot]->quantval[natural_order[index]] = file->quant[slot][index];
     }
   }
   for (int part = 0; part < file->components; part++) {
-    jpeg_component_info *info = &encoder.comp_info[part];
+    jpeg_component_info *info = &encoder->comp_info[part];
     info->h_samp_factor = file->components == 1 ? 1 : file->component[part].h;
     info->v_samp_factor = file->components == 1 ? 1 : file->component[part].v;
     info->quant_tbl_no = file->component[part].quant;
@@ -932,14 +1058,93 @@ static bool encode_band(const jpeg_file *file, const uint8_t *pixels, size_t str
       info->ac_tbl_no = file->component[part].ac;
     }
   }
-  jpeg_start_compress(&encoder, TRUE);
-  while (encoder.next_scanline < height) {
-    JSAMPROW row = (JSAMPROW)(uintptr_t)(pixels + (size_t)encoder.next_scanline * stride);
-    jpeg_write_scanlines(&encoder, &row, 1);
+}
+
+/// Decodes `jpeg` (a band of the source: its MCU rows as a small JPEG of the source's width and
+/// `source_height` rows) one MCU row at a time, draws the captions on the crop's part of each
+/// row (meme row `meme_top` onwards) and encodes the crop's `height` rows again
+/// (`configure_band_encoder`) into `*out` (malloc'd by libjpeg's memory destination). Only one
+/// MCU row of pixels is held at a time. libjpeg longjmps on errors, so the codec lives here.
+static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
+                        uint32_t source_height, const memesh_splice_request *request,
+                        uint32_t meme_top, uint32_t height, uint8_t **out,
+                        unsigned long *out_size, char *message, size_t message_size) {
+  struct jpeg_decompress_struct decoder;
+  struct jpeg_compress_struct encoder;
+  band_codec codec;
+  uint32_t group = file->mcu_height;
+  size_t stride = (size_t)file->width * 4;
+  uint8_t *rows = malloc(stride * group);
+  uint8_t *masks = malloc((size_t)request->crop_width * 2 + 16);
+  *out = NULL;
+  *out_size = 0;
+  if (rows == NULL || masks == NULL || group > 32) {
+    snprintf(message, message_size, "out of memory");
+    free(rows);
+    free(masks);
+    return false;
   }
-  jpeg_finish_compress(&encoder);
+  // One error manager for both: whichever fails jumps back here.
+  decoder.err = jpeg_std_error(&codec.error);
+  encoder.err = &codec.error;
+  codec.error.error_exit = band_error_exit;
+  codec.error.output_message = band_silent;
+  jpeg_create_decompress(&decoder);
+  decoder.client_data = &codec;
+  jpeg_create_compress(&encoder);
+  encoder.client_data = &codec;
+  codec.message[0] = 0;
+  if (setjmp(codec.jump)) {
+    snprintf(message, message_size, "%s", codec.message);
+    jpeg_destroy_decompress(&decoder);
+    jpeg_destroy_compress(&encoder);
+    free(*out);
+    *out = NULL;
+    free(rows);
+    free(masks);
+    return false;
+  }
+  jpeg_mem_src(&decoder, jpeg, (unsigned long)size);
+  jpeg_read_header(&decoder, TRUE);
+  decoder.out_color_space = JCS_EXT_RGBA;
+  jpeg_start_decompress(&decoder);
+  bool ok = decoder.output_width == file->width && decoder.output_height == source_height &&
+            height <= source_height;
+  if (!ok) snprintf(message, message_size, "a band decoded to an unexpected size");
+  if (ok) {
+    jpeg_mem_dest(&encoder, out, out_size);
+    configure_band_encoder(file, &encoder, request->crop_width, height);
+    jpeg_start_compress(&encoder, TRUE);
+  }
+  while (ok && encoder.next_scanline < height) {
+    uint32_t first = encoder.next_scanline;
+    uint32_t count = height - first < group ? height - first : group;
+    JSAMPROW lines[32];
+    for (uint32_t line = 0; line < count && ok; line++) {
+      JSAMPROW row = rows + line * stride;
+      ok = jpeg_read_scanlines(&decoder, &row, 1) == 1;
+      lines[line] = row + (size_t)request->crop_x * 4;
+      if (request->overlay != NULL) {
+        memesh_overlay_draw_row(request->overlay, meme_top + first + line, lines[line],
+                                request->crop_width, masks);
+      }
+    }
+    if (!ok) {
+      snprintf(message, message_size, "a band ended early");
+    } else {
+      jpeg_write_scanlines(&encoder, lines, count);
+    }
+  }
+  if (ok) jpeg_finish_compress(&encoder);
+  jpeg_destroy_decompress(&decoder);
   jpeg_destroy_compress(&encoder);
-  return true;
+  free(rows);
+  free(masks);
+  if (!ok) {
+    free(*out);
+    *out = NULL;
+  }
+  return ok;
 }
 
 // MARK: - Splicing
@@ -990,7 +1195,6 @@ static void make_band(const splice_job *job, band *part) {
   }
   bit_writer small = {0};
   int32_t small_predictor[3] = {0, 0, 0};
-  uint8_t *pixels = NULL, *masks = NULL;
   if (!write_headers(&small, file, file->width, source_height, false, NULL, 0)) {
     part->refusal = MEMESH_SPLICE_FAILED;
     goto done;
@@ -1001,30 +1205,15 @@ static void make_band(const splice_job *job, band *part) {
   if (part->refusal != MEMESH_SPLICE_OK) goto done;
   flush_bits(&small);
   writer_bytes(&small, "\xff\xd9", 2);
-  pixels = malloc((size_t)file->width * source_height * 4);
-  masks = malloc((size_t)request->crop_width * 2 + 16);
-  if (small.failed || pixels == NULL || masks == NULL) {
+  if (small.failed) {
     part->refusal = MEMESH_SPLICE_FAILED;
     goto done;
   }
-  if (!decode_band(small.bytes, small.length, pixels, file->width, source_height, part->message,
-                   sizeof part->message)) {
-    part->refusal = MEMESH_SPLICE_FAILED;
-    goto done;
-  }
-  size_t stride = (size_t)file->width * 4;
-  uint8_t *left = pixels + (size_t)request->crop_x * 4;
-  for (uint32_t line = 0; request->overlay != NULL && line < height; line++) {
-    memesh_overlay_draw_row(request->overlay, meme_top + line, left + line * stride,
-                            request->crop_width, masks);
-  }
-  if (!encode_band(file, left, stride, request->crop_width, height, &part->encoded,
-                   &part->encoded_size, part->message, sizeof part->message)) {
+  if (!recode_band(file, small.bytes, small.length, source_height, request, meme_top, height,
+                   &part->encoded, &part->encoded_size, part->message, sizeof part->message)) {
     part->refusal = MEMESH_SPLICE_FAILED;
   }
 done:
-  free(pixels);
-  free(masks);
   free(small.bytes);
 }
 
@@ -1166,10 +1355,13 @@ static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
 struct memesh_splice_source {
   jpeg_file file;
   scan_index index;
+  /// The file's bytes before its entropy-coded data (`file.data` points here).
+  uint8_t *headers;
 };
 
 memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint64_t max_pixels,
-                                         memesh_splice_source **opened, uint64_t *scan_ns) {
+                                         int threads, memesh_splice_source **opened,
+                                         uint64_t *scan_ns) {
   *opened = NULL;
   memesh_splice_source *source = calloc(1, sizeof *source);
   if (source == NULL) return MEMESH_SPLICE_FAILED;
@@ -1179,7 +1371,18 @@ memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint6
       (uint64_t)source->file.width * source->file.height > max_pixels) {
     refusal = MEMESH_SPLICE_TOO_LARGE;
   }
-  if (refusal == MEMESH_SPLICE_OK) refusal = build_index(&source->file, &source->index, true);
+  if (refusal == MEMESH_SPLICE_OK) refusal = build_index(&source->file, &source->index, true, threads == 2);
+  if (refusal == MEMESH_SPLICE_OK) {
+    // The index holds the entropy-coded data; only the headers are still read from the file.
+    source->headers = malloc(source->file.scan_offset);
+    if (source->headers == NULL) {
+      refusal = MEMESH_SPLICE_FAILED;
+    } else {
+      memcpy(source->headers, jpeg, source->file.scan_offset);
+      source->file.data = source->headers;
+      source->file.size = source->file.scan_offset;
+    }
+  }
   if (refusal != MEMESH_SPLICE_OK) {
     memesh_splice_close(source);
     return refusal;
@@ -1189,9 +1392,14 @@ memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint6
   return MEMESH_SPLICE_OK;
 }
 
+uint32_t memesh_splice_tail_mcu(const memesh_splice_source *source) {
+  return (uint32_t)source->index.tail_mcu;
+}
+
 void memesh_splice_close(memesh_splice_source *source) {
   if (source == NULL) return;
   scan_index_free(&source->index);
+  free(source->headers);
   free(source);
 }
 
@@ -1239,7 +1447,7 @@ memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
     for (uint32_t row = first; row <= last && row < rows; row++) touched[row] = 1;
   }
 
-  writer.capacity = file->size + file->size / 8 + 65536;
+  writer.capacity = file->file_size + file->file_size / 8 + 65536;
   writer.bytes = malloc(writer.capacity);
   if (writer.bytes == NULL ||
       !write_headers(&writer, file, request->crop_width, request->crop_height, true,
@@ -1333,7 +1541,7 @@ memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
   memesh_splice_source *source = NULL;
   uint64_t scan_ns = 0;
   memesh_splice_refusal refusal =
-      memesh_splice_open(jpeg, size, request->max_pixels, &source, &scan_ns);
+      memesh_splice_open(jpeg, size, request->max_pixels, 0, &source, &scan_ns);
   if (refusal == MEMESH_SPLICE_OK) {
     refusal = memesh_splice_write(source, request, result, message, message_size);
     result->scan_ns = scan_ns;

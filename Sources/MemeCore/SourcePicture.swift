@@ -59,14 +59,18 @@ public final class SourcePicture: Sendable, Equatable {
 
   /// A picture read but not decoded, whose displayed size its header gave: `decode` turns the
   /// bytes into pixels the first time they are needed (as for the lazy initializer below).
+  /// `proxy`, when given, makes the preview proxy alone (a JPEG's reduced DCT decode) while the
+  /// full picture is not decoded yet, so a preview never decodes the whole photo.
   public init(
     path: String, originalBytes: Data, sha256: String, format: ImageFormat, size: PixelSize,
+    proxy: (@Sendable (Data) throws -> RGBAImage)? = nil,
     decode: @escaping @Sendable (Data) throws -> Pixels
   ) {
     self.path = path
     self.sha256 = sha256
     self.format = format
-    self.content = LazyContent(path: path, bytes: originalBytes, decode: decode)
+    self.content = LazyContent(
+      path: path, bytes: originalBytes, decodeProxy: proxy, decode: decode)
     self.knownSize = size
   }
 
@@ -98,9 +102,10 @@ public final class SourcePicture: Sendable, Equatable {
     get throws(DecodeFailure) { try content.pixels().image }
   }
 
-  /// A small upright copy for previews (longest side about 1024 px); decodes on first use.
+  /// A small upright copy for previews (longest side about 1024 px); decodes on first use (only
+  /// the proxy, for a picture made with a `proxy` closure).
   public var proxy: RGBAImage {
-    get throws(DecodeFailure) { try content.pixels().proxy }
+    get throws(DecodeFailure) { try content.proxy() }
   }
 
   /// Displayed size (after orientation); decodes on first use unless the header gave it.
@@ -136,6 +141,8 @@ private final class LazyContent: @unchecked Sendable {
   private let path: String
   private var read: (@Sendable () throws -> Data)?
   private var decode: (@Sendable (Data) throws -> SourcePicture.Pixels)?
+  private var decodeProxy: (@Sendable (Data) throws -> RGBAImage)?
+  private var proxyResult: Result<RGBAImage, Failure>?
   private var measure: (@Sendable (Data) -> PixelSize?)?
   private var headerSize: PixelSize?
   private var bytesResult: Result<Data, Failure>?
@@ -148,10 +155,12 @@ private final class LazyContent: @unchecked Sendable {
   }
 
   init(
-    path: String, bytes: Data, decode: @escaping @Sendable (Data) throws -> SourcePicture.Pixels
+    path: String, bytes: Data, decodeProxy: (@Sendable (Data) throws -> RGBAImage)?,
+    decode: @escaping @Sendable (Data) throws -> SourcePicture.Pixels
   ) {
     self.path = path
     self.bytesResult = .success(bytes)
+    self.decodeProxy = decodeProxy
     self.decode = decode
   }
 
@@ -216,6 +225,22 @@ private final class LazyContent: @unchecked Sendable {
       decode = nil
       return result
     }.get()
+  }
+
+  /// The proxy made on its own when there is a `decodeProxy` and the pixels are not decoded
+  /// yet (once; a failure falls back to the full decode), else the decoded pixels' proxy.
+  func proxy() throws(Failure) -> RGBAImage {
+    let made = lock.withLock { () -> RGBAImage? in
+      if case .success(let proxy) = proxyResult { return proxy }
+      if pixelsResult != nil || proxyResult != nil { return nil }
+      guard let decodeProxy, case .success(let bytes) = loadBytes() else { return nil }
+      proxyResult = attempt { try decodeProxy(bytes) }
+      self.decodeProxy = nil
+      if case .success(let proxy) = proxyResult { return proxy }
+      return nil
+    }
+    if let made { return made }
+    return try pixels().proxy
   }
 
   /// The bytes, read now when needed; the caller holds the lock.

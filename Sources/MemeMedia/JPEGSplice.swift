@@ -174,9 +174,11 @@ public enum JPEGSplice {
 
 extension JPEGSplice {
   /// Splices nothing drawn but the rows `regions` (in the crop) reach, decoded and encoded
-  /// again: the splicer's every path without fonts, for the fuzzer and tests.
+  /// again: the splicer's every path without fonts, for the fuzzer and tests
+  /// (`waitForSecondThread`: see `Source.open`).
   public static func splice(
-    _ bytes: Data, crop: Crop, regions: [PixelRect], maxPixels: Int
+    _ bytes: Data, crop: Crop, regions: [PixelRect], maxPixels: Int,
+    waitForSecondThread: Bool = false
   ) -> Result<Spliced, Refusal> {
     let plan: Plan
     switch JPEGSplice.plan(bytes, crop: crop) {
@@ -184,7 +186,7 @@ extension JPEGSplice {
     case .failure(let refusal): return .failure(refusal)
     }
     let source: Source
-    switch Source.open(bytes, maxPixels: maxPixels) {
+    switch Source.open(bytes, maxPixels: maxPixels, waitForSecondThread: waitForSecondThread) {
     case .success(let opened): source = opened
     case .failure(let refusal): return .failure(refusal)
     }
@@ -213,40 +215,40 @@ extension JPEGSplice {
 extension JPEGSplice {
   /// A JPEG opened for splicing: its headers read and its scan indexed once (every Huffman code
   /// read, no IDCT), so `load` can prove its coded data whole and `share` can splice it without
-  /// reading it again. The C index points into a private copy of the bytes.
+  /// reading it again. The C side keeps its own copy of the headers and of the entropy-coded
+  /// data (unstuffed), so the photo's bytes are not copied once more.
   final class Source: @unchecked Sendable {
-    private let storage: UnsafeMutableRawBufferPointer
     private let handle: OpaquePointer
     /// Milliseconds the index took.
     let scanMilliseconds: Double
 
-    private init(storage: UnsafeMutableRawBufferPointer, handle: OpaquePointer, scan: Double) {
-      self.storage = storage
+    private init(handle: OpaquePointer, scan: Double) {
       self.handle = handle
       self.scanMilliseconds = scan
     }
 
     deinit {
       memesh_splice_close(handle)
-      storage.deallocate()
     }
 
-    /// Reads and indexes `bytes`, or says why they cannot be spliced.
-    static func open(_ bytes: Data, maxPixels: Int) -> Result<Source, Refusal> {
-      let storage = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: max(1, bytes.count), alignment: 16)
-      _ = bytes.copyBytes(to: storage.bindMemory(to: UInt8.self))
+    /// Reads and indexes `bytes`, or says why they cannot be spliced. `waitForSecondThread`
+    /// (tests) always uses what the second indexing thread found on a large scan.
+    static func open(_ bytes: Data, maxPixels: Int, waitForSecondThread: Bool = false)
+      -> Result<Source, Refusal>
+    {
       var handle: OpaquePointer?
       var nanoseconds: UInt64 = 0
-      let code = memesh_splice_open(
-        storage.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-        UInt64(max(0, maxPixels)), &handle, &nanoseconds)
-      guard code == MEMESH_SPLICE_OK, let handle else {
-        storage.deallocate()
-        return .failure(Refusal(code))
+      let code = bytes.withUnsafeBytes { raw in
+        memesh_splice_open(
+          raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count,
+          UInt64(max(0, maxPixels)), waitForSecondThread ? 2 : 0, &handle, &nanoseconds)
       }
-      return .success(Source(storage: storage, handle: handle, scan: Double(nanoseconds) / 1e6))
+      guard code == MEMESH_SPLICE_OK, let handle else { return .failure(Refusal(code)) }
+      return .success(Source(handle: handle, scan: Double(nanoseconds) / 1e6))
     }
+
+    /// The first MCU the second indexing thread contributed (0: one thread indexed them all).
+    var tailMCU: Int { Int(memesh_splice_tail_mcu(handle)) }
 
     /// Splices as `request` asks (only reads the index: any thread may).
     func write(_ request: memesh_splice_request) -> Result<Spliced, Refusal> {
@@ -260,29 +262,42 @@ extension JPEGSplice {
     }
   }
 
-  /// The source `load` opened last, by its SHA-256, for the share that usually follows.
+  /// What `load` found opening a picture last (its source, or why it cannot be spliced), by its
+  /// SHA-256, for the share that usually follows.
   private static let recent = RecentSource()
 
-  /// Keeps `source` (of the file whose SHA-256 is `sha256`) for `source(for:sha256:)`.
-  static func remember(_ source: Source, sha256: String) { recent.set(source, sha256: sha256) }
+  /// Keeps what opening the file whose SHA-256 is `sha256` gave, for `source(for:sha256:)`.
+  static func remember(_ opened: Result<Source, Refusal>, sha256: String) {
+    recent.set(opened, sha256: sha256)
+  }
 
-  /// The source `load` kept for these bytes, or the bytes opened now.
+  /// Keeps `source` (of the file whose SHA-256 is `sha256`) for `source(for:sha256:)`.
+  static func remember(_ source: Source, sha256: String) { remember(.success(source), sha256: sha256) }
+
+  /// What `load` found for these bytes (a source, or why not), or the bytes opened now.
   static func source(for bytes: Data, sha256: String, maxPixels: Int) -> Result<Source, Refusal> {
-    if let kept = recent.get(sha256: sha256) { return .success(kept) }
+    if let kept = recent.get(sha256: sha256) { return kept }
     return Source.open(bytes, maxPixels: maxPixels)
+  }
+
+  /// Why the picture whose SHA-256 is `sha256` cannot be spliced, when `load` found out.
+  static func knownRefusal(sha256: String) -> Refusal? {
+    if case .failure(let refusal) = recent.get(sha256: sha256) { return refusal }
+    return nil
   }
 }
 
-/// One opened source behind a lock (a 12-MP photo's index is about 6 MB: only one is kept).
+/// One opened source (or refusal) behind a lock (a 12-MP photo's index is about 6 MB: only one
+/// is kept).
 private final class RecentSource: @unchecked Sendable {
   private let lock = NSLock()
-  private var kept: (sha256: String, source: JPEGSplice.Source)?
+  private var kept: (sha256: String, opened: Result<JPEGSplice.Source, JPEGSplice.Refusal>)?
 
-  func set(_ source: JPEGSplice.Source, sha256: String) {
-    lock.withLock { kept = (sha256, source) }
+  func set(_ opened: Result<JPEGSplice.Source, JPEGSplice.Refusal>, sha256: String) {
+    lock.withLock { kept = (sha256, opened) }
   }
 
-  func get(sha256: String) -> JPEGSplice.Source? {
-    lock.withLock { kept?.sha256 == sha256 ? kept?.source : nil }
+  func get(sha256: String) -> Result<JPEGSplice.Source, JPEGSplice.Refusal>? {
+    lock.withLock { kept?.sha256 == sha256 ? kept?.opened : nil }
   }
 }

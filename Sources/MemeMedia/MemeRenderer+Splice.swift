@@ -107,9 +107,11 @@ public struct LoadedFacts: Sendable {
 extension MemeRenderer {
   /// Loads `path` as the editor's picture. A JPEG that can be spliced (`JPEGSplice.plan`) is
   /// read and its coded data indexed (which proves it whole) while its SHA-256 is computed on a
-  /// second core, and is not decoded: its pixels are decoded the first time something needs
-  /// them (a preview, a PNG share), and a JPEG share never does. Any other picture is decoded
-  /// at once (`loadPicture`).
+  /// second core, and is not decoded: its preview proxy comes from a reduced DCT decode
+  /// (`jpegProxy`, 1/4 scale for a 12-MP photo) the first time a preview needs it, its full
+  /// pixels the first time something needs them (a PNG share), and a JPEG share needs neither
+  /// (its thumbnail comes from the DC coefficients). Any other picture is decoded at once
+  /// (`loadPicture`).
   public static func loadForEditing(
     path: String, displayPath: String? = nil, limits: DecodeLimits = .default
   ) throws -> (picture: SourcePicture, decoded: LoadedFacts) {
@@ -145,10 +147,11 @@ extension MemeRenderer {
     let hashing = HashTask(bytes)
     let opened = JPEGSplice.Source.open(bytes, maxPixels: limits.maxPixels)
     let sha256 = hashing.result()
-    guard case .success(let source) = opened else { return nil }
-    JPEGSplice.remember(source, sha256: sha256)
+    JPEGSplice.remember(opened, sha256: sha256)
+    guard case .success = opened else { return nil }
     let picture = SourcePicture(
-      path: displayPath, originalBytes: bytes, sha256: sha256, format: .jpeg, size: plan.size
+      path: displayPath, originalBytes: bytes, sha256: sha256, format: .jpeg, size: plan.size,
+      proxy: { bytes in try jpegProxy(bytes, name: path, limits: limits) }
     ) { bytes in
       let decoded = try ImageCodec.decode(bytes, name: path, limits: limits)
       return SourcePicture.Pixels(
@@ -191,6 +194,8 @@ extension JPEGSplice {
     guard picture.format == .jpeg, let bytes = try? picture.originalBytes else { return nil }
     switch plan(bytes, crop: crop) {
     case .success:
+      // Coded data that does not add up is found by indexing it, which `load` did.
+      if let refusal = knownRefusal(sha256: picture.sha256) { return refusal.explanation }
       return "jpeg: a JPEG share is spliced into the photo's own data (only the block rows the "
         + "captions touch are re-encoded)"
     case .failure(let refusal):

@@ -237,6 +237,10 @@ import Testing
     #expect(!picture.isDecoded)
     #expect(try picture.size == PixelSize(width: 2048, height: 480))
     #expect(facts.recipe == nil && facts.warnings.isEmpty && facts.orientation == 1)
+    // The preview's proxy comes from a reduced DCT decode (1/2 here), never the whole photo.
+    let proxy = try picture.proxy
+    #expect(proxy.size == PixelSize(width: 1024, height: 240))
+    #expect(!picture.isDecoded)
     let state = EditorState(picture: picture, top: "reopen", bottom: "me")
     let meme = try renderer.render(state, format: .jpeg)
     #expect(!picture.isDecoded)
@@ -247,6 +251,13 @@ import Testing
     let reopenedRecipe = memeFacts.recipe?.embedded?.recipe
     #expect(reopenedRecipe?.top == "reopen" && reopenedRecipe?.bottom == "me")
     #expect(!reopened.isDecoded)
+    // A photo too small for a DC thumbnail gets it from the proxy: still no full decode.
+    let smallPath = directory.appendingPathComponent("small.jpg").path
+    try Self.photoJPEG(width: 640, height: 480).write(to: URL(fileURLWithPath: smallPath))
+    let (small, _) = try MemeRenderer.loadForEditing(path: smallPath)
+    let smallMeme = try renderer.render(EditorState(picture: small, bottom: "small"), format: .jpeg)
+    #expect(smallMeme.thumbnailSize == PixelSize(width: 256, height: 192))
+    #expect(!small.isDecoded)
     // Cut short: decoded at once, as before, with libjpeg's warning.
     let cut = directory.appendingPathComponent("cut.jpg").path
     try source.prefix(source.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
@@ -274,5 +285,119 @@ import Testing
       if case .failure = result { refused += 1 }
     }
     #expect(refused > 0)
+  }
+}
+
+/// A photo large enough to be indexed on two threads (the second starting mid-scan on a guess):
+/// what the second thread found is used, and it is exactly what one thread finds.
+@Suite struct JPEGSpliceTwoThreadTests {
+  let renderer = MemeRenderer(catalog: .standard())
+
+  @Test func aLargePhotoIsIndexedOnTwoThreadsAndSplicedExactly() throws {
+    let source = try JPEGSpliceTests.photoJPEG(width: 2560, height: 496)
+    let opened = try JPEGSplice.Source.open(source, maxPixels: 1 << 30, waitForSecondThread: true)
+      .get()
+    // 160 × 31 MCUs (under 512 rows, so memesh's encoder wrote no restart markers): the second
+    // thread met the first and indexed the rest.
+    #expect(opened.tailMCU > 0 && opened.tailMCU < 160 * 31)
+    JPEGSplice.remember(opened, sha256: Checksum.sha256(source))
+    let state = EditorState(
+      picture: try JPEGSpliceTests.picture(source), top: "two threads", bottom: "one index")
+    let output = try renderer.render(state, format: .jpeg)
+    #expect(output.report.explanation.contains("jpeg: spliced into the photo's own data"))
+    let touched = try JPEGSpliceTests().touchedRows(
+      size: output.size, top: "two threads", bottom: "one index", mcuHeight: 16)
+    let (same, different) = try JPEGSpliceTests().compareBlocks(
+      source: source, meme: output.data, originMCU: (0, 0), touched: touched)
+    #expect(different > 0 && same >= 31 - touched.count)
+  }
+
+  /// The DC values the second thread found (relative to its guess, then shifted) make the same
+  /// 1/8-scale picture as a full decode reduced by 8, in the bottom half as in the top.
+  @Test func theSecondHalfsDCValuesAreTheFullDecodes() throws {
+    let source = try JPEGSpliceTests.photoJPEG(width: 2560, height: 496)
+    let spliced = try JPEGSplice.splice(
+      source, crop: .off, regions: [], maxPixels: 1 << 30, waitForSecondThread: true
+    ).get()
+    let preview = try #require(spliced.preview)
+    #expect(preview.size == PixelSize(width: 320, height: 62))
+    let full = try ImageCodec.decode(source, name: "photo.jpg").image
+    for half in [0..<31, 31..<62] {
+      var total = 0
+      var count = 0
+      for y in half {
+        for x in 0..<320 {
+          var sum = [0, 0, 0]
+          for dy in 0..<min(8, 496 - y * 8) {
+            for dx in 0..<8 {
+              let pixel = full[x * 8 + dx, y * 8 + dy]
+              sum[0] += Int(pixel.r)
+              sum[1] += Int(pixel.g)
+              sum[2] += Int(pixel.b)
+            }
+          }
+          let dc = preview[x, y]
+          let n = 8 * min(8, 496 - y * 8)
+          total += abs(sum[0] / n - Int(dc.r)) + abs(sum[1] / n - Int(dc.g))
+            + abs(sum[2] / n - Int(dc.b))
+          count += 3
+        }
+      }
+      #expect(Double(total) / Double(count) < 8, "rows \(half): mean error \(total / count)")
+    }
+  }
+
+  /// Damage in the second half, where the second thread starts, is found as one thread finds
+  /// it: refused (or, where the damage still decodes, spliced), never a crash.
+  @Test func damageInTheSecondHalfIsRefused() throws {
+    let source = try JPEGSpliceTests.photoJPEG(width: 2560, height: 496)
+    var generator = SystemRandomNumberGenerator()
+    var refused = 0
+    for _ in 0..<20 {
+      var bytes = [UInt8](source)
+      let spot = Int.random(in: bytes.count / 2..<bytes.count - 2, using: &generator)
+      bytes[spot] ^= UInt8.random(in: 1...255, using: &generator)
+      let result = JPEGSplice.splice(
+        Data(bytes), crop: .off, regions: [], maxPixels: 1 << 30, waitForSecondThread: true)
+      if case .failure = result { refused += 1 }
+    }
+    #expect(refused > 0)
+  }
+}
+
+/// Issue 17: a JPEG whose coded data libjpeg recovers from loads with libjpeg's warning, though
+/// spliceable JPEGs are indexed rather than decoded: the index refuses what libjpeg warns about,
+/// so such a file is decoded (and its warning seen), and its share is encoded whole.
+@Suite struct JPEGSpliceDamageTests {
+  @Test func extraneousBytesBeforeTheEndMarkerLoadWithLibjpegsWarning() throws {
+    // transcripts/images/photo.jpg with 40 bytes no block claims before its EOI marker.
+    let bytes = try ImageFixtures.data("damaged-extraneous.jpg")
+    #expect((try? JPEGSplice.plan(bytes, crop: .off).get()) != nil)
+    #expect(JPEGSplice.Source.open(bytes, maxPixels: 1 << 30).failureValue == .damaged)
+    let (picture, facts) = try MemeRenderer.loadForEditing(bytes: bytes, name: "damaged.jpg")
+    #expect(
+      facts.warnings == ["'damaged.jpg': corrupt JPEG data: 33 extraneous bytes before marker 0xd9"])
+    #expect(picture.isDecoded)
+    #expect(
+      JPEGSplice.explanation(for: picture, crop: .off) == JPEGSplice.Refusal.damaged.explanation)
+    let renderer = MemeRenderer(catalog: .standard())
+    let output = try renderer.render(EditorState(picture: picture, bottom: "whole"), format: .jpeg)
+    #expect(output.report.explanation.hasSuffix(JPEGSplice.Refusal.damaged.explanation))
+  }
+
+  @Test func aScanCutShortLoadsWithLibjpegsWarning() throws {
+    let whole = try JPEGSpliceTests.photoJPEG(width: 640, height: 480)
+    let cut = whole.prefix(whole.count * 3 / 4)
+    let (picture, facts) = try MemeRenderer.loadForEditing(bytes: cut, name: "cut.jpg")
+    #expect(facts.warnings.first == "'cut.jpg': premature end of JPEG file")
+    #expect(picture.isDecoded)
+  }
+}
+
+extension Result {
+  /// The error, or nil for a success.
+  fileprivate var failureValue: Failure? {
+    if case .failure(let failure) = self { return failure }
+    return nil
   }
 }

@@ -97,15 +97,22 @@ memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
                                          memesh_splice_result *result, char *message,
                                          size_t message_size);
 
-/// A JPEG opened for splicing: headers read and the scan indexed (it points into the bytes,
-/// which must outlive it).
+/// A JPEG opened for splicing: headers read and the scan indexed. It keeps its own copy of the
+/// headers and of the entropy-coded data (without its byte stuffing), so the caller's bytes need
+/// not outlive it.
 typedef struct memesh_splice_source memesh_splice_source;
 
-/// Reads the headers and indexes the scan (every Huffman code read once: about as long as
-/// libjpeg's entropy decoding, with no IDCT); `*scan_ns` (or NULL) gets how long it took. The
-/// source can then be spliced any number of times. MEMESH_SPLICE_OK proves the coded data whole.
+/// Reads the headers and indexes the scan (every Huffman code read once, on two threads when
+/// the scan is large: about as long as libjpeg's entropy decoding, with no IDCT); `*scan_ns`
+/// (or NULL) gets how long it took. The source can then be spliced any number of times.
+/// MEMESH_SPLICE_OK proves the coded data whole. `threads` 0: the second thread's half is used
+/// when it is ready in time; 2: always waited for (tests).
 memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint64_t max_pixels,
-                                         memesh_splice_source **source, uint64_t *scan_ns);
+                                         int threads, memesh_splice_source **source,
+                                         uint64_t *scan_ns);
+
+/// The first MCU (row-major) the second thread indexed, 0 when one thread indexed them all.
+uint32_t memesh_splice_tail_mcu(const memesh_splice_source *source);
 
 /// Frees an opened source (NULL is fine).
 void memesh_splice_close(memesh_splice_source *source);
