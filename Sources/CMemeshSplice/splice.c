@@ -15,6 +15,9 @@
 
 /// Codes up to this long are decoded with one table lookup.
 #define LOOKAHEAD 9
+/// An AC code and its value bits together up to this long are skipped with one table lookup
+/// when only where a block ends matters (indexing).
+#define SKIP_BITS 11
 /// Zero bytes after the unstuffed entropy data: a block read past the end reads zeros (and is
 /// then found to have overrun), never memory it does not own. One block is at most 64 codes of
 /// 16 + 11 bits.
@@ -29,6 +32,9 @@ typedef struct huffman_table {
   int32_t max_code[18];
   int32_t value_offset[18];
   uint16_t lookahead[1 << LOOKAHEAD];
+  // Skipping AC codes (0: not in the table): bits 0-4 the code's and its value's length, bit 5
+  // end of block, bits 8-12 how many coefficients it covers.
+  uint16_t skip[1 << SKIP_BITS];
   // Encoding: code and length per value (length 0: no code).
   uint16_t code[256];
   uint8_t length[256];
@@ -37,6 +43,7 @@ typedef struct huffman_table {
 /// Builds the canonical codes of a DHT table; false when they overflow (as libjpeg refuses).
 static bool huffman_build(huffman_table *table) {
   memset(table->lookahead, 0, sizeof table->lookahead);
+  memset(table->skip, 0, sizeof table->skip);
   memset(table->length, 0, sizeof table->length);
   int32_t code = 0;
   int index = 0;
@@ -53,6 +60,21 @@ static bool huffman_build(huffman_table *table) {
         int shift = LOOKAHEAD - length;
         for (int fill = 0; fill < (1 << shift); fill++) {
           table->lookahead[(code << shift) | fill] = (uint16_t)((length << 8) | value);
+        }
+      }
+      int run = value >> 4, size = value & 15;
+      if (size <= 10 && length + size <= SKIP_BITS) {
+        uint16_t entry = (uint16_t)(length + size);
+        if (size > 0) {
+          entry |= (uint16_t)((run + 1) << 8);
+        } else if (run == 15) {
+          entry |= 16 << 8;  // sixteen zeros
+        } else {
+          entry |= 32;  // end of block
+        }
+        int shift = SKIP_BITS - length;
+        for (int fill = 0; fill < (1 << shift); fill++) {
+          table->skip[(code << shift) | fill] = entry;
         }
       }
       code++;
@@ -551,10 +573,30 @@ static inline bool read_block(const uint8_t *bits, uint64_t *position, const huf
   if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
   at += (uint64_t)(length + size);
   if (check_range && (*predictor < -32767 || *predictor > 32767)) return false;
-  if (coefficients) {
-    memset(coefficients, 0, 64 * sizeof *coefficients);
-    coefficients[0] = (int16_t)*predictor;
+  if (coefficients == NULL) {
+    // Only where the block ends: most AC codes with their value bits in one lookup. `k` is
+    // the next coefficient; a code may not reach past the 64th.
+    for (int k = 1; k < 64;) {
+      word = peek32(bits, at);
+      uint16_t entry = ac->skip[word >> (32 - SKIP_BITS)];
+      if (entry == 0) {
+        int symbol = huffman_symbol(ac, word, &length);
+        if (symbol < 0 || (symbol & 15) > 10) return false;
+        entry = (uint16_t)(length + (symbol & 15));
+        entry |= (symbol & 15)   ? (uint16_t)(((symbol >> 4) + 1) << 8)
+                 : symbol == 0xf0 ? (uint16_t)(16 << 8)
+                                  : (uint16_t)32;
+      }
+      at += entry & 31;
+      if (entry & 32) break;
+      k += entry >> 8;
+      if (k > 64) return false;
+    }
+    *position = at;
+    return true;
   }
+  memset(coefficients, 0, 64 * sizeof *coefficients);
+  coefficients[0] = (int16_t)*predictor;
   for (int k = 1; k < 64; k++) {
     word = peek32(bits, at);
     int symbol = huffman_symbol(ac, word, &length);
@@ -569,9 +611,7 @@ static inline bool read_block(const uint8_t *bits, uint64_t *position, const huf
     }
     k += run;
     if (k > 63 || bits_count > 10) return false;
-    if (coefficients) {
-      coefficients[k] = (int16_t)extend((word << length) >> (32 - bits_count), bits_count);
-    }
+    coefficients[k] = (int16_t)extend((word << length) >> (32 - bits_count), bits_count);
     at += (uint64_t)(length + bits_count);
   }
   *position = at;
