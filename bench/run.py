@@ -176,6 +176,34 @@ def preview_section(args, inputs, scratch, repeats=10):
     return "\n".join(lines) + "\n"
 
 
+def place_section(args, source, scratch, frames=21):
+    """`place 1` frames (issue 14), in-process through memesh-render-bench --place: per terminal
+    mode and window, the median frame against a whole preview of the same frame in the same run.
+    The targets: a frame never slower than a whole preview of it in the same run, and under
+    50 ms."""
+    lines = ["### place: a frame per key (in-process, box 1 moved and turned; cells of 10×20 px)",
+             "", "| window | mode | frame median (max) | whole preview | frame / whole | under 50 ms |",
+             "|---|---|---|---|---|---|"]
+    pattern = re.compile(r"place (\S+) (\S+) cells: median ([\d.]+) ms \(max ([\d.]+)\), "
+                         r"whole preview ([\d.]+) ms")
+    for window in ("80x24", "160x50"):
+        done = subprocess.run(
+            [args.render_bench, source, os.path.join(scratch, "place-bench.jpg"),
+             "--place", str(frames), "--window", window], capture_output=True, text=True)
+        for line in done.stdout.splitlines():
+            found = pattern.search(line)
+            if not found:
+                continue
+            mode, cells, median, peak, whole = found.groups()
+            ratio = float(median) / max(0.001, float(whole))
+            lines.append(f"| {window} ({cells}) | {mode} | {median} ms ({peak}) | {whole} ms | "
+                         f"{ratio:.2f}× ({'met' if ratio <= 1 else 'not met'}) | "
+                         f"{'met' if float(median) < 50 else 'not met'} |")
+        if done.returncode != 0:
+            lines.append(f"| {window} | failed: {done.stderr.strip()[-160:]} | | | | |")
+    return "\n".join(lines) + "\n"
+
+
 def store_section(args, scratch, count=10_000):
     """`browse --tsv`, `show ID` and `edit ID` on a store of `count` memes (index written by
     memesh-store-torture, tiny stand-in files so no meme has a problem), against a store of 10."""
@@ -508,6 +536,9 @@ def main():
                 line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
                 lines.append(f"| {name} | {line.replace('caption → preview: ', '')} |")
             report.append("\n".join(lines) + "\n")
+            print(report[-1], flush=True)
+            report.append(place_section(
+                args, os.path.join(os.path.abspath(args.inputs), inputs[-1]), scratch))
             print(report[-1], flush=True)
         if shell_ready:
             report.append(preview_section(args, inputs, scratch))

@@ -58,6 +58,16 @@ public enum ImageOps {
     return areaAverage(image, to: target)
   }
 
+  /// `image` stretched or shrunk to exactly `size` (area average, each axis on its own). When
+  /// `size` divides a whole number of source pixels into each of its blocks, every block of the
+  /// result comes from its own source pixels alone: a part cropped at block edges scales to the
+  /// same pixels as the whole.
+  public static func resized(_ image: RGBAImage, to size: PixelSize) -> RGBAImage {
+    guard size != image.size, size.width > 0, size.height > 0, image.width > 0, image.height > 0
+    else { return image }
+    return areaAverage(image, to: size)
+  }
+
   // MARK: - Area average
 
   /// For each target column (or row), the source columns it covers and how much of each.

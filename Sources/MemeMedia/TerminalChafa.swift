@@ -69,25 +69,25 @@ enum TerminalChafa {
     var perceptualColors: Bool = false
   }
 
-  /// A chafa canvas with pixels drawn into it.
-  final class Canvas {
-    private let handle: OpaquePointer
+  /// A chafa canvas configuration (protocol, colours, symbols) made once and used for any
+  /// number of canvases of any size: `place` draws a canvas a frame.
+  final class CanvasConfig {
+    fileprivate let handle: OpaquePointer
 
-    /// Makes a canvas for `spec` and scales `image` into it (chafa stretches it to the whole
-    /// canvas, so `spec.cells` must already have the image's aspect ratio).
-    init?(image: RGBAImage, spec: CanvasSpec) {
-      guard image.width > 0, image.height > 0, spec.cells.columns > 0, spec.cells.rows > 0
-      else { return nil }
+    init?(
+      cellPixels: PixelSize, pixelMode: ChafaPixelMode, canvasMode: ChafaCanvasMode,
+      perceptualColors: Bool = false, ditherMode: ChafaDitherMode = CHAFA_DITHER_MODE_NONE
+    ) {
       guard let config = chafa_canvas_config_new() else { return nil }
-      defer { chafa_canvas_config_unref(config) }
-      chafa_canvas_config_set_geometry(config, Int32(spec.cells.columns), Int32(spec.cells.rows))
+      handle = config
       chafa_canvas_config_set_cell_geometry(
-        config, Int32(spec.cellPixels.width), Int32(spec.cellPixels.height))
-      chafa_canvas_config_set_pixel_mode(config, spec.pixelMode)
-      chafa_canvas_config_set_canvas_mode(config, spec.canvasMode)
-      if spec.perceptualColors {
+        config, Int32(cellPixels.width), Int32(cellPixels.height))
+      chafa_canvas_config_set_pixel_mode(config, pixelMode)
+      chafa_canvas_config_set_canvas_mode(config, canvasMode)
+      if perceptualColors {
         chafa_canvas_config_set_color_space(config, CHAFA_COLOR_SPACE_DIN99D)
       }
+      chafa_canvas_config_set_dither_mode(config, ditherMode)
       // No REP (`ESC[Nb`) or cursor skips: every cell is printed, so pictures can be put side
       // by side line by line, and terminals without REP show them too.
       chafa_canvas_config_set_optimizations(config, CHAFA_OPTIMIZATION_REUSE_ATTRIBUTES)
@@ -103,8 +103,42 @@ enum TerminalChafa {
       chafa_symbol_map_remove_by_tags(symbols, CHAFA_SYMBOL_TAG_LEGACY)
       chafa_symbol_map_remove_by_range(symbols, 0x1FB00, 0x1FBFF)
       chafa_canvas_config_set_symbol_map(config, symbols)
+    }
 
-      guard let canvas = chafa_canvas_new(config) else { return nil }
+    deinit { chafa_canvas_config_unref(handle) }
+
+    /// A canvas of `cells` with `image` scaled into it (chafa stretches it to the whole canvas,
+    /// so `cells` must already have the image's aspect ratio).
+    func canvas(image: RGBAImage, cells: TerminalPreview.CellSize) -> Canvas? {
+      guard image.width > 0, image.height > 0, cells.columns > 0, cells.rows > 0 else {
+        return nil
+      }
+      chafa_canvas_config_set_geometry(handle, Int32(cells.columns), Int32(cells.rows))
+      return Canvas(image: image, config: self)
+    }
+  }
+
+  /// A chafa canvas with pixels drawn into it.
+  final class Canvas {
+    private let handle: OpaquePointer
+
+    /// Makes a canvas for `spec` and scales `image` into it (chafa stretches it to the whole
+    /// canvas, so `spec.cells` must already have the image's aspect ratio).
+    convenience init?(image: RGBAImage, spec: CanvasSpec) {
+      guard
+        let config = CanvasConfig(
+          cellPixels: spec.cellPixels, pixelMode: spec.pixelMode, canvasMode: spec.canvasMode,
+          perceptualColors: spec.perceptualColors),
+        image.width > 0, image.height > 0, spec.cells.columns > 0, spec.cells.rows > 0
+      else { return nil }
+      chafa_canvas_config_set_geometry(
+        config.handle, Int32(spec.cells.columns), Int32(spec.cells.rows))
+      self.init(image: image, config: config)
+    }
+
+    /// A canvas as `config` is set now (chafa copies the configuration), with `image` drawn.
+    fileprivate init?(image: RGBAImage, config: CanvasConfig) {
+      guard let canvas = chafa_canvas_new(config.handle) else { return nil }
       handle = canvas
       image.pixels.withUnsafeBufferPointer { pixels in
         chafa_canvas_draw_all_pixels(

@@ -25,8 +25,12 @@ enum TerminalKitty {
 
   /// `png` as kitty graphics commands: transmit and display (a=T) a PNG (f=100), stretched over
   /// `cells`, no reply wanted (q=2: a reply would arrive as typed input), in base64 chunks
-  /// (m=1 while more follow).
-  static func sequences(png: Data, cells: TerminalPreview.CellSize) -> String {
+  /// (m=1 while more follow); under image id `id` when given (the same id replaces a picture),
+  /// and over the pictures of lower `layer`s (z).
+  static func sequences(
+    png: Data, cells: TerminalPreview.CellSize, id: Int? = nil, layer: Int? = nil
+  ) -> String {
+    let keys = (id.map { "i=\($0)," } ?? "") + (layer.map { "z=\($0)," } ?? "")
     let payload = Array(png.base64EncodedString().utf8)
     var text = ""
     text.reserveCapacity(payload.count + payload.count / chunkSize * 16 + 64)
@@ -36,7 +40,7 @@ enum TerminalKitty {
       let more = end < payload.count ? 1 : 0
       text +=
         start == 0
-        ? "\u{1B}_Ga=T,f=100,q=2,c=\(cells.columns),r=\(cells.rows),m=\(more);"
+        ? "\u{1B}_Ga=T,\(keys)f=100,q=2,c=\(cells.columns),r=\(cells.rows),m=\(more);"
         : "\u{1B}_Gm=\(more);"
       text += String(decoding: payload[start..<end], as: UTF8.self)
       text += "\u{1B}\\"

@@ -115,7 +115,7 @@ public enum TerminalPreview {
   static let reset = "\u{1B}[0m"
 
   /// An environment chafa recognizes as a terminal that has `mode`'s sequences.
-  private static func announcing(_ mode: PreviewMode) -> [String: String] {
+  static func announcing(_ mode: PreviewMode) -> [String: String] {
     switch mode {
     case .kitty: ["TERM": "xterm-kitty"]
     case .iterm: ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"]
@@ -133,7 +133,7 @@ public enum TerminalPreview {
     }
   }
 
-  private static func canvasMode(_ depth: ColorDepth) -> ChafaCanvasMode {
+  static func canvasMode(_ depth: ColorDepth) -> ChafaCanvasMode {
     switch depth {
     case .truecolor: CHAFA_CANVAS_MODE_TRUECOLOR
     // 240, not 256: the first 16 palette entries are themed by the user and unreliable.
@@ -162,7 +162,7 @@ public enum TerminalPreview {
   /// Wraps a graphics sequence so the cursor ends like after symbols: terminals leave it in
   /// different places after an image (kitty right of the last row, sixel terminals often below
   /// it). Newlines first make room, so the picture never scrolls the saved position away.
-  private static func placeGraphics(_ sequence: String, cells: CellSize) -> String {
+  static func placeGraphics(_ sequence: String, cells: CellSize) -> String {
     var text = "\r"
     if cells.rows > 1 {
       text += String(repeating: "\n", count: cells.rows - 1) + csi("\(cells.rows - 1)A")

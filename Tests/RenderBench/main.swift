@@ -4,12 +4,17 @@
 //     memesh-render-bench IN OUT [--top T] [--bottom B] [--font F]
 //                         [--png METHOD:LEVEL:FILTER:THREADS[:STRATEGY]]
 //                         [--phases] [--slow] [--load-detail] [--preview N]
+//                         [--place N] [--window COLUMNSxROWS]
 //
 // METHOD is zlib or deflate. --phases prints how long each step took to stderr. --slow renders
 // the way memesh did before MemeRenderer (decode, proxy, crop, draw on a copy, encode) for
 // before/after comparisons. --load-detail times each part of a load alone. --preview N times N
 // caption changes followed by a symbols preview (80×20 cells) from the proxy, in-process, and
-// prints the median (what the shell's `caption …; preview` costs after load).
+// prints the median (what the shell's `caption …; preview` costs after load). --place N times N
+// frames of `place 1` (box 1 a step right, a step back, turned 5°, turned back, over and over)
+// in each terminal mode, in a window
+// of --window cells (default 80x24, cells of 10×20 pixels), against drawing each frame whole as a
+// preview does, and prints one line a mode.
 import Foundation
 import MemeCore
 import MemeMedia
@@ -35,6 +40,8 @@ let phases = flag("--phases")
 let slow = flag("--slow")
 let loadDetail = flag("--load-detail")
 let previewRuns = option("--preview").flatMap { Int($0) }
+let placeRuns = option("--place").flatMap { Int($0) }
+let placeWindow = (option("--window") ?? "80x24").split(separator: "x").compactMap { Int($0) }
 guard arguments.count == 2 else {
   FileHandle.standardError.write(Data("usage: memesh-render-bench IN OUT [options]\n".utf8))
   exit(2)
@@ -91,6 +98,65 @@ var cpu = threadCPU()
   cpu = nowCPU
 }
 
+/// Milliseconds `body` takes.
+func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+  let start = ContinuousClock.now
+  try body()
+  let duration = ContinuousClock.now - start
+  return Double(duration.components.attoseconds) / 1e15
+    + Double(duration.components.seconds) * 1000
+}
+
+/// --place: frames of `place 1` through PlacePreview against whole previews of the same frames.
+func timePlace(picture: RGBAImage, runs: Int, window: [Int]) throws {
+  let boxes = CaptionRenderer.boxes(top: top, bottom: bottom)
+  let environment = ["TERM": "xterm-256color", "COLORTERM": "truecolor"]
+  let cell = PixelSize(width: 10, height: 20)
+  let (columns, rows) = (window[0], max(4, window[1] - 3))
+  let modes: [(String, PreviewMode, ColorDepth)] = [
+    ("kitty", .kitty, .truecolor), ("sixel", .sixel, .truecolor),
+    ("symbols-truecolor", .symbols, .truecolor), ("symbols-256", .symbols, .indexed256),
+  ]
+  let captions = CaptionRenderer(catalog: .standard())
+  func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  for (name, mode, depth) in modes {
+    guard
+      let preview = try PlacePreview(
+        picture: picture, boxes: boxes, font: font, index: 0, catalog: .standard(), mode: mode,
+        colorDepth: depth, maxColumns: columns, maxRows: rows, environment: environment,
+        cellPixelSize: cell)
+    else { continue }
+    let base = ImageOps.scaled(
+      picture, toFit: preview.cells.columns * cell.width, preview.cells.rows * cell.height)
+    let frame = boxes[0].placement.frame(in: picture.size)
+    _ = preview.frame(boxes[0])
+    var place: [Double] = []
+    var whole: [Double] = []
+    var bytes = 0
+    for run in 0..<max(1, runs) {
+      var moved = boxes
+      var step = frame
+      step.x += run % 4 == 0 ? 0.01 : 0
+      moved[0].placement = .rect(step)
+      moved[0].angle = run % 4 == 2 ? 5 : 0
+      place.append(milliseconds { bytes += preview.frame(moved[0]).utf8.count })
+      // A whole preview of the same frame: captions on the scaled picture, all of it drawn.
+      whole.append(
+        try milliseconds {
+          let (image, _) = try captions.render(onto: base, boxes: moved, font: font)
+          _ = TerminalPreview.draw(
+            image, mode: mode, colorDepth: depth, maxColumns: columns, maxRows: rows,
+            environment: environment, cellPixelSize: cell)
+        })
+    }
+    print(
+      String(
+        format: "place %@ %@: median %.1f ms (max %.1f), whole preview %.1f ms, %d bytes a frame",
+        name, preview.cells.description, median(place), place.max() ?? 0, median(whole),
+        bytes / max(1, runs)))
+  }
+}
+
 do {
   if loadDetail {
     // Each part of a load alone, one after another, to see which dominates.
@@ -135,6 +201,9 @@ do {
       String(
         format: "caption → preview: median %.1f ms (min %.1f, max %.1f) over %d, %d bytes drawn",
         sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], sorted.count, drawn))
+  }
+  if let placeRuns, placeWindow.count == 2 {
+    try timePlace(picture: try picture.proxy, runs: placeRuns, window: placeWindow)
   }
   let state = EditorState(
     picture: picture, recipe: MemeRecipe(top: top, bottom: bottom, font: font))
