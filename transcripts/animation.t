@@ -113,3 +113,23 @@ source: pan.gif
 created: [date]
 modified: [date]
 file: [path]
+# A still format chosen for the session shares an animation's first frame, and says so; a name or
+# --format that asks for it says nothing.
+> set format png
+share writes PNG unless --format or a name says
+> load images/pan.gif
+pan.gif: 96×72 GIF, 8 frames, 1.27 s, loops forever
+no longer editing meme 3: 'share' saves a new meme ('undo' goes back)
+> share
+note: 'set format png' shares the first of the animation's 8 frames, still; --format gif or webp keeps it moving
+saved meme 4
+> load images/pan.gif
+pan.gif: 96×72 GIF, 8 frames, 1.27 s, loops forever
+> share file first.png
+saved meme 5
+wrote first.png
+> load images/pan.gif
+pan.gif: 96×72 GIF, 8 frames, 1.27 s, loops forever
+> share file moving-again.gif
+saved meme 6
+wrote moving-again.gif

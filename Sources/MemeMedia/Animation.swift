@@ -9,8 +9,9 @@ public struct AnimationInfo: Sendable, Equatable {
   public var canvas: PixelSize
   /// Each frame's delay as the file states it, in milliseconds (a GIF's centiseconds × 10).
   public var fileDelays: [Int]
-  /// How often the animation plays, as the file states it: nil when it says nothing (a GIF
-  /// without a NETSCAPE2.0 block plays once), 0 forever, else that number.
+  /// The loop count as the file states it: nil when it says nothing (a GIF without a
+  /// NETSCAPE2.0 block), 0 forever, else that number, which the formats read differently
+  /// (`plays`).
   public var loopCount: Int?
   /// The memesh recipe embedded in the file (a GIF comment, a WebP XMP packet), as text.
   public var recipeText: String?
@@ -51,11 +52,23 @@ public struct AnimationInfo: Sendable, Equatable {
     }
   }
 
-  /// The loop count in words: `forever`, `once`, `3 times`.
+  /// How many times browsers play the animation, nil for forever. A WebP's loop count is the
+  /// plays; a GIF's NETSCAPE2.0 count is the repeats after the first play (Chrome and Firefox
+  /// play a count of 1 twice), and a GIF without one plays once.
+  public var plays: Int? {
+    switch (format, loopCount) {
+    case (_, 0): nil
+    case (.gif, let count?): count + 1
+    case (_, let count?): count
+    case (_, nil): 1
+    }
+  }
+
+  /// The plays in words: `forever`, `once`, `3 times`.
   public var loopDescription: String {
-    switch loopCount {
-    case nil, 1: "once"
-    case 0: "forever"
+    switch plays {
+    case nil: "forever"
+    case 1: "once"
     case let count?: "\(count) times"
     }
   }
@@ -208,21 +221,40 @@ public final class AnimationDecoder {
 }
 
 /// A file's bytes at a fixed address for as long as a decoder reads them (libwebp's animation
-/// decoder keeps pointers into them).
+/// decoder keeps pointers into them), read in place from the caller's `Data` when its bytes live
+/// in storage of their own (any `Data` of more than a few bytes: it keeps them where they are
+/// while it is not changed, and this holds it unchanged), else copied. A 64-MB GIF is then in
+/// memory once, not twice.
 final class AnimationBytes: @unchecked Sendable {
   let format: ImageFormat
-  let buffer: UnsafeMutableRawBufferPointer
+  let buffer: UnsafeRawBufferPointer
+  /// The caller's bytes, kept (and so never changed) while `buffer` points into them.
+  private let source: Data?
+  private let copy: UnsafeMutableRawBufferPointer?
 
   init(_ data: Data, format: ImageFormat) {
     self.format = format
-    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-    data.copyBytes(to: buffer)
+    let address = { data.withUnsafeBytes { $0.baseAddress } }
+    // A small `Data` keeps its bytes inside the value, at a new address each time they are
+    // asked for: those few bytes are copied.
+    if data.count > 64, let first = address(), address() == first {
+      source = data
+      copy = nil
+      buffer = UnsafeRawBufferPointer(start: first, count: data.count)
+    } else {
+      let copy = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: max(1, data.count), alignment: 16)
+      data.copyBytes(to: copy)
+      source = nil
+      self.copy = copy
+      buffer = UnsafeRawBufferPointer(copy)
+    }
   }
 
   /// The file's bytes (the buffer may be one byte longer for an empty file).
   var count: Int { buffer.count }
 
-  deinit { buffer.deallocate() }
+  deinit { copy?.deallocate() }
 }
 
 extension ImageCodec {

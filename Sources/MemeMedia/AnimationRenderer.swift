@@ -293,18 +293,27 @@ struct AnimationEncoder {
   ) throws {
     sourceFormat = info.format
     let still = info.frameCount <= 1 && info.format != .gif && info.format != .webp
+    // The number of plays is what survives between formats (`AnimationInfo.plays`), so a GIF
+    // taken through WebP and back keeps its NETSCAPE count.
+    let plays = still ? 1 : info.plays
     switch format {
     case .gif:
-      // WebP's "play once" is a GIF without a loop block; a still needs none either.
-      let loop = still || info.loopCount == 1 ? nil : info.loopCount
+      // Forever is a NETSCAPE count of 0, one play a GIF without a loop block, n plays a
+      // count of n - 1.
+      let loop: Int?
+      switch plays {
+      case nil: loop = 0
+      case let count? where count <= 1: loop = nil
+      case let count?: loop = min(count - 1, Int(UInt16.max))
+      }
       writer = .gif(
         try GIFWriter(
           canvas: canvas, loopCount: info.frameCount <= 1 ? nil : loop,
           recipe: settings.recipe?.encoded(), iccProfile: settings.iccProfile, options: gif))
     default:
-      // A GIF without a loop block plays once.
       writer = .webp(
-        try WebPAnimationWriter(canvas: canvas, loopCount: info.loopCount ?? 1, settings: settings))
+        try WebPAnimationWriter(
+          canvas: canvas, loopCount: min(plays ?? 0, Int(UInt16.max)), settings: settings))
     }
   }
 

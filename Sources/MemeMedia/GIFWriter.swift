@@ -55,9 +55,62 @@ final class GIFWriter {
   private var closed = false
   private(set) var frameCount = 0
 
-  /// The bytes giflib writes, collected in memory.
+  /// The bytes giflib writes, collected in memory in blocks, so a growing GIF is never copied
+  /// into a larger buffer (an array doubling its capacity held up to twice the file, and a copy
+  /// of it at the end). Blocks and the joined file are mapped pages of their own, so each block
+  /// goes back to the system as soon as it is copied: the file is in memory about once.
   final class Sink {
-    var bytes: [UInt8] = []
+    static let blockSize = 1 << 20
+    private var blocks: [UnsafeMutableRawPointer] = []
+    /// Bytes used in the last block.
+    private var used = Sink.blockSize
+    private(set) var count = 0
+    /// A block could not be mapped: the GIF is incomplete.
+    private(set) var failed = false
+
+    deinit { for block in blocks { munmap(block, Sink.blockSize) } }
+
+    func append(_ bytes: UnsafeRawBufferPointer) {
+      guard var source = bytes.baseAddress, !failed else { return }
+      var left = bytes.count
+      while left > 0 {
+        if used == Sink.blockSize {
+          guard let block = Sink.map(Sink.blockSize) else {
+            failed = true
+            return
+          }
+          blocks.append(block)
+          used = 0
+        }
+        let part = min(left, Sink.blockSize - used)
+        (blocks[blocks.count - 1] + used).copyMemory(from: source, byteCount: part)
+        used += part
+        source += part
+        left -= part
+      }
+      count += bytes.count
+    }
+
+    /// The bytes as one `Data` of exactly their size, each block unmapped once copied; nil
+    /// when memory ran out.
+    func data() -> Data? {
+      guard !failed else { return nil }
+      guard count > 0 else { return Data() }
+      guard let joined = Sink.map(count) else { return nil }
+      for (index, block) in blocks.enumerated() {
+        let length = min(Sink.blockSize, count - index * Sink.blockSize)
+        (joined + index * Sink.blockSize).copyMemory(from: block, byteCount: length)
+        munmap(block, Sink.blockSize)
+      }
+      blocks = []
+      return Data(bytesNoCopy: joined, count: count, deallocator: .custom { munmap($0, $1) })
+    }
+
+    /// `length` bytes of fresh zeroed pages, or nil.
+    private static func map(_ length: Int) -> UnsafeMutableRawPointer? {
+      let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+      return address == MAP_FAILED ? nil : address
+    }
   }
 
   /// Starts a GIF of `canvas` that plays `loopCount` times (nil: once, no NETSCAPE block; 0:
@@ -159,8 +212,8 @@ final class GIFWriter {
   private static let write: OutputFunc = { gif, bytes, count in
     guard let gif, let bytes, count > 0, let context = gif.pointee.UserData else { return 0 }
     let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
-    return count
+    sink.append(UnsafeRawBufferPointer(start: bytes, count: Int(count)))
+    return sink.failed ? 0 : count
   }
 
   /// Adds a frame: `pixels` is the whole canvas (RGBA, captions drawn), `mask` marks the
@@ -184,7 +237,8 @@ final class GIFWriter {
     var error: Int32 = 0
     closed = true
     guard EGifCloseFile(gif, &error) == GIF_OK else { throw GIFWriter.failure(error) }
-    return Data(sink.bytes)
+    guard let data = sink.data() else { throw .cannotEncode(format: .gif, .outOfMemory) }
+    return data
   }
 
   private func write(_ frame: Pending, nextHasTransparency: Bool) throws(MediaError) {

@@ -256,7 +256,9 @@ public enum CommandRegistry {
       "set", usage: "set [font NAME|default | format png|jpeg|webp|auto]", views: [.anywhere],
       abstract: "show or change the defaults: new drafts' font, share's format",
       discussion: "Defaults change no draft and last for the session; put them in the start-up "
-        + "file ($XDG_CONFIG_HOME/memesh/memeshrc, run in a terminal unless --no-rc) to keep them.",
+        + "file ($XDG_CONFIG_HOME/memesh/memeshrc, run in a terminal unless --no-rc) to keep them. "
+        + "An animation shared under 'set format png' or 'jpeg' is its first frame, with a note "
+        + "saying so; 'auto', gif, webp or share's --format gif|webp keep it moving.",
       arguments: .positional([.words(["font", "format"])])
     ) { shell, arguments in try shell.set(arguments) },
     ShellCommand(

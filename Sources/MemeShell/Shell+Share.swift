@@ -54,6 +54,18 @@ extension Shell {
     let format =
       requested ?? destination.flatMap { OutputFile.format(ofPath: $0) } ?? defaultFormat
       ?? Animations.shareFormat(of: picture)
+    // `set format png` (or jpeg) chose a still format the user did not name here: an animation
+    // would lose its frames without a word.
+    var typedPath: String?
+    if case .file(let path) = target { typedPath = path }
+    if requested == nil, typedPath.flatMap({ OutputFile.format(ofPath: $0) }) == nil,
+      let chosen = defaultFormat, chosen == format, chosen != .gif, chosen != .webp,
+      let animation = try Animations.info(of: picture)
+    {
+      console.note(
+        "'set format \(chosen.name.lowercased())' shares the first of the animation's "
+          + "\(animation.frameCount) frames, still; --format gif or webp keeps it moving")
+    }
     let lossless = parsed.switches.contains("--lossless")
     if lossless, format != .webp {
       throw ShellError.losslessNeedsWebP(format: format)

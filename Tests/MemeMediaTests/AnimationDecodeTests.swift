@@ -67,6 +67,9 @@ import Testing
     #expect(pan.loopDescription == "forever")
     let disposal = try ImageCodec.animationInfo(try Self.data("disposal.gif"), name: "d.gif")
     #expect(disposal.loopCount == 3)
+    // NETSCAPE2.0's count is the repeats after the first play, as browsers play it.
+    #expect(disposal.plays == 4)
+    #expect(disposal.loopDescription == "4 times")
     #expect(disposal.delays == [500, 500, 500, 500])
     let once = try ImageCodec.animationInfo(try Self.data("noloop.gif"), name: "n.gif")
     #expect(once.loopCount == nil)

@@ -33,9 +33,8 @@ import Testing
     if source.format == .gif {
       #expect(written.fileDelays == source.fileDelays)
       #expect(written.loopCount == source.loopCount)
-    } else {
-      #expect(written.loopCount == source.loopCount)
     }
+    #expect(written.plays == source.plays)
     #expect(written.recipeText == recipe.encoded())
     for (mine, theirs) in zip(frames, sourceFrames) {
       // Transparency exactly where the source has it; colours close.
@@ -54,8 +53,10 @@ import Testing
       let decoder = try ImageCodec.openAnimation(output.data, name: "out.webp")
       #expect(decoder.info.frameCount == source.frameCount, "\(name)")
       #expect(decoder.info.delays == source.delays, "\(name)")
-      // A GIF without a loop block plays once: a WebP loop count of 1.
-      #expect(decoder.info.loopCount == (source.loopCount ?? 1), "\(name)")
+      // A GIF without a loop block plays once: a WebP loop count of 1; a NETSCAPE count of 3
+      // plays 4 times.
+      #expect(decoder.info.plays == source.plays, "\(name)")
+      #expect(decoder.info.loopCount == (source.plays ?? 0), "\(name)")
       #expect(decoder.info.recipeText == recipe.encoded())
       var index = 0
       while let frame = try decoder.next() {
@@ -164,5 +165,52 @@ enum GIFLayout {
       try records.skipImage(descriptor)
     }
     return rectangles
+  }
+}
+
+/// A loop count survives a trip through the other format and back.
+@Suite struct AnimationLoopRoundTripTests {
+  let renderer = AnimationRenderer(catalog: .standard())
+
+  /// A two-frame GIF with this NETSCAPE count (nil: no loop block).
+  func gif(loopCount: Int?) throws -> Data {
+    let writer = try GIFWriter(
+      canvas: PixelSize(width: 8, height: 8), loopCount: loopCount, recipe: nil,
+      options: GIFOptions())
+    for shade in [UInt8(40), 200] {
+      try writer.add(
+        pixels: [UInt8](repeating: shade, count: 8 * 8 * 4), mask: nil, centiseconds: 10)
+    }
+    return try writer.finish()
+  }
+
+  func through(_ data: Data, _ formats: [ImageFormat]) throws -> AnimationInfo {
+    var data = data
+    for format in formats {
+      data = try renderer.render(
+        data, name: "loop", boxes: [], font: "Anton", format: format
+      ).data
+    }
+    return try ImageCodec.animationInfo(data, name: "loop")
+  }
+
+  @Test(arguments: [nil, 0, 1, 2, 7])
+  func aGIFLoopCountSurvivesWebP(loopCount: Int?) throws {
+    let source = try gif(loopCount: loopCount)
+    let sourceInfo = try ImageCodec.animationInfo(source, name: "loop.gif")
+    let webp = try through(source, [.webp])
+    #expect(webp.plays == sourceInfo.plays)
+    let back = try through(source, [.webp, .gif])
+    #expect(back.loopCount == loopCount)
+    #expect(back.plays == sourceInfo.plays)
+  }
+
+  @Test func aWebPLoopCountSurvivesGIF() throws {
+    // pan.webp plays twice: a NETSCAPE count of 1, then 2 plays again.
+    let source = try AnimationDecodeTests.data("pan.webp")
+    let gif = try through(source, [.gif])
+    #expect(gif.loopCount == 1)
+    #expect(gif.plays == 2)
+    #expect(try through(source, [.gif, .webp]).loopCount == 2)
   }
 }
