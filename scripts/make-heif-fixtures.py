@@ -306,7 +306,11 @@ def phone_photo(source, output, tile_size=512):
     """A HEIC laid out as phones write one: the photo cut into 512×512 tiles (the last row and
     column padded by repeating the edge), each encoded by heif-enc, in a grid cut to the
     photo's size. For `make bench`."""
-    photo = Image.open(source).convert("RGB")
+    tiled_grid(Image.open(source).convert("RGB"), output, tile_size)
+
+
+def tiled_grid(photo, output, tile_size):
+    """`photo` as phones lay out a HEIC (phone_photo), in tiles of `tile_size`."""
     width, height = photo.size
     columns, rows = -(-width // tile_size), -(-height // tile_size)
     padded = Image.new("RGB", (columns * tile_size, rows * tile_size))
@@ -328,6 +332,16 @@ def phone_photo(source, output, tile_size=512):
     with open(output, "wb") as file:
         file.write(assemble("heic", [grid] + tiles, grid, [("dimg", grid, tiles)]))
     run("heif-info", output)
+
+
+def big_grid(out_dir):
+    """100 tiles of 64×64 in a grid cut to 600×600, a plain gradient so the file stays small:
+    many tiles for the time limit's test (checked between tiles); the tests compare memesh's
+    tile-by-tile decode with libheif's whole one."""
+    gradient = Image.linear_gradient("L").resize((600, 600))
+    picture = Image.merge("RGB", (gradient, gradient.transpose(Image.Transpose.ROTATE_90),
+                                  Image.new("L", (600, 600), 160)))
+    tiled_grid(picture, os.path.join(out_dir, "grid-10x10.heic"), 64)
 
 
 def main():
@@ -454,6 +468,7 @@ def main():
     scene = cat.resize((171, 128), Image.LANCZOS).crop((21, 0, 149, 128))
     grid_file("grid-2x2.heic", scene, (120, 100))
     assert keep_reference("grid-2x2.heic").size == (120, 100)
+    big_grid(out_dir)
     # The iPhone's portrait photo: the grid stored turned left (100×120), irot 270 (a quarter
     # turn clockwise) to show it upright, and an Exif item that says orientation 6 as well.
     # Shown once it is 120×100, the scene's columns 8…127; a decoder that also applied the

@@ -92,6 +92,44 @@ enum HEIFBoxes {
     }
   }
 
+  /// A grid whose tiles memesh decodes one by one (`HEIFDecoder`): the tiles' item IDs in the
+  /// grid's order (row by row), and a copy of the file in which they are no longer hidden.
+  struct Tiles {
+    var items: [UInt32]
+    var file: Data
+  }
+
+  /// The primary grid's tiles, when each can be decoded on its own and put in place as it is:
+  /// exactly `rows × columns` coded tiles, and no transform (irot, imir, clap) on the grid,
+  /// which libheif would apply to the whole. libheif 1.15 opens only items that are not hidden
+  /// (phones hide a grid's tiles), so their `hidden` flag is cleared in the copy; nothing else
+  /// changes, no offset moves. Nil otherwise: the whole picture is then left to libheif.
+  static func tiles(_ data: Data) -> Tiles? {
+    var file = data
+    let items = file.withUnsafeMutableBytes { buffer -> [UInt32]? in
+      let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
+      guard let meta = child("meta", in: bytes, 0..<bytes.count), meta.count >= 4 else {
+        return nil
+      }
+      let inside = (meta.lowerBound + 4)..<meta.upperBound
+      guard let primary = primaryItem(bytes, inside),
+        let iref = child("iref", in: bytes, inside),
+        let items = references("dimg", from: primary, in: bytes, iref), !items.isEmpty,
+        let properties = properties(of: primary, in: bytes, inside),
+        !properties.contains(where: { ["irot", "imir", "clap"].contains($0.type) })
+      else { return nil }
+      let entries = itemEntries(in: bytes, inside)
+      guard entries.first(where: { $0.id == primary })?.type == "grid" else { return nil }
+      let wanted = Set(items)
+      for entry in entries where wanted.contains(entry.id) {
+        guard ["hvc1", "av01"].contains(entry.type) else { return nil }
+        buffer[entry.flagsByte] &= 0xFE
+      }
+      return items
+    }
+    return items.map { Tiles(items: $0, file: file) }
+  }
+
   // MARK: - Boxes
 
   /// The payload range of the first box of `type` directly inside `range`.
@@ -135,9 +173,19 @@ enum HEIFBoxes {
   private static func itemTypes(
     in bytes: UnsafeBufferPointer<UInt8>, _ meta: Range<Int>
   ) -> [UInt32: String] {
-    guard let iinf = child("iinf", in: bytes, meta), iinf.count >= 6 else { return [:] }
-    let entries = (iinf.lowerBound + (bytes[iinf.lowerBound] == 0 ? 6 : 8))..<iinf.upperBound
     var types: [UInt32: String] = [:]
+    for entry in itemEntries(in: bytes, meta) { types[entry.id] = types[entry.id] ?? entry.type }
+    return types
+  }
+
+  /// Every `infe` entry of `iinf` (versions 2 and 3): its item ID, `item_type`, and the offset
+  /// of the byte whose lowest bit is the entry's `hidden` flag.
+  private static func itemEntries(
+    in bytes: UnsafeBufferPointer<UInt8>, _ meta: Range<Int>
+  ) -> [(id: UInt32, type: String, flagsByte: Int)] {
+    guard let iinf = child("iinf", in: bytes, meta), iinf.count >= 6 else { return [] }
+    let entries = (iinf.lowerBound + (bytes[iinf.lowerBound] == 0 ? 6 : 8))..<iinf.upperBound
+    var found: [(id: UInt32, type: String, flagsByte: Int)] = []
     var offset = entries.lowerBound
     while offset < entries.upperBound,
       let infe = child("infe", in: bytes, offset..<entries.upperBound)
@@ -151,9 +199,9 @@ enum HEIFBoxes {
         idSize == 2
         ? UInt32(readUInt16(bytes, at: infe.lowerBound + 4))
         : readUInt32(bytes, at: infe.lowerBound + 4)
-      types[id] = types[id] ?? fourCC(bytes, at: infe.lowerBound + 4 + idSize + 2)
+      found.append((id, fourCC(bytes, at: infe.lowerBound + 4 + idSize + 2), infe.lowerBound + 3))
     }
-    return types
+    return found
   }
 
   /// The first `prefix` bytes of `item`'s data, located by `iloc` (versions 0–2; construction
@@ -235,6 +283,19 @@ enum HEIFBoxes {
   private static func size(
     of item: UInt32, in bytes: UnsafeBufferPointer<UInt8>, _ meta: Range<Int>
   ) -> PixelSize? {
+    guard let ispe = properties(of: item, in: bytes, meta)?.first(where: { $0.type == "ispe" }),
+      ispe.payload.count >= 12
+    else { return nil }
+    let start = ispe.payload.lowerBound + 4
+    return PixelSize(
+      width: Int(readUInt32(bytes, at: start)), height: Int(readUInt32(bytes, at: start + 4)))
+  }
+
+  /// The properties associated with `item` (ipma entries pointing into ipco), in their order;
+  /// nil when the boxes cannot be read.
+  private static func properties(
+    of item: UInt32, in bytes: UnsafeBufferPointer<UInt8>, _ meta: Range<Int>
+  ) -> [(type: String, payload: Range<Int>)]? {
     guard let iprp = child("iprp", in: bytes, meta), let ipco = child("ipco", in: bytes, iprp),
       let ipma = child("ipma", in: bytes, iprp), ipma.count >= 8
     else { return nil }
@@ -253,20 +314,14 @@ enum HEIFBoxes {
       guard offset + count * indexSize <= ipma.upperBound else { return nil }
       defer { offset += count * indexSize }
       guard id == item else { continue }
-      for association in 0..<count {
+      return (0..<count).compactMap { association in
         let at = offset + association * indexSize
         let index =
           wideIndex ? Int(readUInt16(bytes, at: at) & 0x7FFF) : Int(bytes[at] & 0x7F)
-        guard let property = nthChild(index, in: bytes, ipco),
-          property.type == "ispe", property.payload.count >= 12
-        else { continue }
-        let start = property.payload.lowerBound + 4
-        return PixelSize(
-          width: Int(readUInt32(bytes, at: start)), height: Int(readUInt32(bytes, at: start + 4)))
+        return nthChild(index, in: bytes, ipco)
       }
-      return nil
     }
-    return nil
+    return []
   }
 
   /// The type and payload of the `index`th box (from 1) directly inside `range`.

@@ -79,11 +79,12 @@ extension ImageDecoder {
 /// A library's reason for refusing a file, before it is worded for the user (`MediaError`).
 struct MemeDecodeFailure: Error {
   var reason: String
-  /// The picture has more pixels than `DecodeLimits` allows: the message says how to allow more.
-  var isOverPixelCap = false
-  init(_ reason: String, isOverPixelCap: Bool = false) {
+  /// The limit of `DecodeLimits` the picture met, if that is why: the message says how to
+  /// change it (`DecodeLimits.hint(for:)`).
+  var exceeded: DecodeLimits.Limit?
+  init(_ reason: String, exceeded: DecodeLimits.Limit? = nil) {
     self.reason = reason
-    self.isOverPixelCap = isOverPixelCap
+    self.exceeded = exceeded
   }
 }
 
@@ -118,6 +119,42 @@ extension ImageCodec {
 
 /// Shared checks every decoder makes before allocating pixels.
 extension DecodeLimits {
+  /// The limits a decode can meet that the user can change.
+  enum Limit: Sendable {
+    /// The pixel cap (`maxPixels`).
+    case pixels
+    /// The time limit (`maxDecodeSeconds`).
+    case time
+  }
+
+  /// The failure of a decode stopped by the time limit, in the words every format uses.
+  var timeLimitFailure: MemeDecodeFailure {
+    MemeDecodeFailure(
+      "decoding took longer than the limit of \(Self.secondsWording(maxDecodeSeconds))",
+      exceeded: .time)
+  }
+
+  /// What a failure at `limit` adds: how to change the limit, or why the setting was not used.
+  func hint(for limit: Limit) -> String {
+    switch limit {
+    case .pixels: return capHint
+    case .time:
+      let variable = DecodeLimits.secondsVariable
+      guard let ignoredSecondsSetting else { return "set \(variable) to allow more" }
+      let range = DecodeLimits.secondsRange
+      return "\(variable)='\(ImageCodec.displayName(ignoredSecondsSetting))' was ignored: not a "
+        + "number of seconds from \(range.lowerBound) to \(Int(range.upperBound))"
+    }
+  }
+
+  /// "20 seconds", "0.5 seconds", "1 second".
+  static func secondsWording(_ seconds: Double) -> String {
+    let number =
+      seconds == seconds.rounded() && seconds < 1e9
+      ? String(Int(seconds)) : String(format: "%g", seconds)
+    return number + (number == "1" ? " second" : " seconds")
+  }
+
   /// Refuses `width × height` over the pixel cap, in the words every format uses.
   func check(width: Int, height: Int) throws(MemeDecodeFailure) {
     guard width > 0, height > 0 else { throw MemeDecodeFailure("the picture has no pixels") }
@@ -128,6 +165,6 @@ extension DecodeLimits {
     let unit = (whole ? "megapixel" : "pixel") + (limit == 1 ? "" : "s")
     throw MemeDecodeFailure(
       "the picture is \(width)×\(height) pixels, more than the limit of \(limit) \(unit)",
-      isOverPixelCap: true)
+      exceeded: .pixels)
   }
 }

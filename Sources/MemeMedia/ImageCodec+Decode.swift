@@ -123,7 +123,7 @@ extension ImageCodec {
       }
       throw .cannotLoad(
         name: name,
-        .undecodable(reason: reason, hint: failure.isOverPixelCap ? limits.capHint : nil))
+        .undecodable(reason: reason, hint: failure.exceeded.map(limits.hint(for:))))
     } catch {
       throw .cannotLoad(name: name, .undecodable(reason: "\(error)", hint: nil))
     }

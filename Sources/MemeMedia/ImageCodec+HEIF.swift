@@ -1,4 +1,5 @@
 import CHeif
+import Dispatch
 import Foundation
 import MemeCore
 
@@ -51,11 +52,21 @@ final class HEIFDecoder: ImageDecoder {
   private let handle: HEIFImageHandle
   /// The libheif decoder plugin to use (nil: libheif's first choice).
   private let decoder: StaticString?
+  /// A grid memesh decodes tile by tile (nil: libheif decodes the whole picture).
+  private let grid: TileGrid?
+  /// The limits `read` keeps to (the time limit; the rest are checked before).
+  private let limits: DecodeLimits
+
+  /// Whether `read` decodes a grid tile by tile (`TileGrid`) rather than in one libheif call.
+  var decodesTileByTile: Bool { grid != nil }
 
   /// Reads the boxes of `bytes` (which stay valid while the decoder is used; libheif reads them
   /// in place) and refuses a file over `limits`, with more than `maxTiles` tiles or with a grid
-  /// libheif cannot decode safely, before any pixel is decoded.
-  init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws(MemeDecodeFailure) {
+  /// libheif cannot decode safely, before any pixel is decoded. `tileByTile` false leaves a
+  /// grid to libheif too (the tests compare the two).
+  init(
+    _ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, tileByTile: Bool = true
+  ) throws(MemeDecodeFailure) {
     let data = bytes.baseAddress.map {
       Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count,
         deallocator: .none)
@@ -69,6 +80,9 @@ final class HEIFDecoder: ImageDecoder {
     // Whatever the brands say, AV1 pictures go to libaom (see `aomDecoder`).
     decoder = layout.map { $0.itemTypes.contains("av01") } ?? isAVIF ? Self.aomDecoder : nil
     iccProfile = handle.rgbProfile
+    self.limits = limits
+    let primary = handle
+    grid = tileByTile ? layout.flatMap { TileGrid($0, data: data, primary: primary) } : nil
   }
 
   /// Refuses a grid of more than `maxTiles` tiles, and one libheif 1.15 would crash on
@@ -100,23 +114,29 @@ final class HEIFDecoder: ImageDecoder {
   }
 
   /// Decodes into `pixels` (`size.width × size.height × 4` bytes, RGBA8, rows without
-  /// padding). libheif decodes the whole picture first, so no row is final before the end and
-  /// `progress` is not told of any. What libde265 prints about a damaged stream is kept off
-  /// the terminal and joins libheif's reason.
+  /// padding): a grid tile by tile on two threads (`TileGrid`), checking the time limit
+  /// between tiles; anything else through libheif in one call, which cannot be stopped. No
+  /// row is published to `progress` before the end. What libde265 prints about a damaged
+  /// stream is kept off the terminal and joins libheif's reason.
   func read(
     into pixels: UnsafeMutablePointer<UInt8>, progress: OpaquePointer?
   ) throws(MemeDecodeFailure) {
     var failure: MemeDecodeFailure?
     let printed = StandardErrorCapture.run {
       do throws(MemeDecodeFailure) {
-        warnings = try handle.decodeRGBA(
-          into: pixels, size: size, decoder: decoder)
+        if let grid {
+          warnings = try grid.decode(
+            into: pixels, width: size.width, decoder: decoder, limits: limits)
+        } else {
+          warnings = try handle.decodeRGBA(
+            into: pixels, size: size, rowBytes: size.width * 4, visible: size, decoder: decoder)
+        }
       } catch {
         failure = error
       }
     }
     guard var failure else { return }
-    if let printed { failure.reason += " (the decoder said: \(printed))" }
+    if let printed, failure.exceeded == nil { failure.reason += " (the decoder said: \(printed))" }
     throw failure
   }
 }
@@ -133,13 +153,37 @@ private func check(_ error: heif_error) throws(MemeDecodeFailure) {
 /// Owns a libheif context (the parsed file) and frees it in `deinit`.
 private final class HEIFFile {
   let pointer: OpaquePointer
+  /// The bytes libheif reads in place, when the context owns them.
+  private let kept: Data?
 
   /// Reads the file's boxes (not its pixels) from `bytes`, which must outlive the context.
   init(_ bytes: UnsafeRawBufferPointer) throws(MemeDecodeFailure) {
     guard let pointer = heif_context_alloc() else { throw MemeDecodeFailure("out of memory") }
     self.pointer = pointer
+    kept = nil
     try check(
       heif_context_read_from_memory_without_copy(pointer, bytes.baseAddress, bytes.count, nil))
+  }
+
+  /// Reads the file's boxes from `data`, which the context keeps as long as it lives.
+  init(keeping data: Data) throws(MemeDecodeFailure) {
+    guard let pointer = heif_context_alloc() else { throw MemeDecodeFailure("out of memory") }
+    self.pointer = pointer
+    kept = data
+    let status = data.withUnsafeBytes {
+      // `kept` holds the storage, so the address stays valid while the context reads it.
+      heif_context_read_from_memory_without_copy(pointer, $0.baseAddress, $0.count, nil)
+    }
+    try check(status)
+  }
+
+  /// The image `item`, when libheif opens it (items hidden in the file it does not).
+  func image(_ item: UInt32) -> HEIFImageHandle? {
+    var handle: OpaquePointer?
+    guard heif_context_get_image_handle(pointer, item, &handle).code == heif_error_Ok,
+      let handle
+    else { return nil }
+    return HEIFImageHandle(handle, file: self)
   }
 
   deinit { heif_context_free(pointer) }
@@ -190,12 +234,17 @@ private final class HEIFImageHandle {
     return profile
   }
 
-  /// Decodes to interleaved RGBA into `target` (`size`, rows without padding): 8 bits
-  /// straight; deeper samples as 16-bit words, scaled to 8 bits here with rounding (libheif's
-  /// own reduction drops the low bits). `decoder` names the libheif decoder plugin to use (nil:
-  /// libheif's first choice). Returns libheif's warnings.
+  /// Whether the image has an alpha channel (in a grid: an alpha grid of its own).
+  var hasAlpha: Bool { heif_image_handle_has_alpha_channel(pointer) != 0 }
+
+  /// Decodes to interleaved RGBA: the picture must be `size`; its top-left `visible` part goes
+  /// to `target`, whose rows are `rowBytes` apart. 8 bits straight; deeper samples as 16-bit
+  /// words, scaled to 8 bits here with rounding (libheif's own reduction drops the low bits).
+  /// `decoder` names the libheif decoder plugin to use (nil: libheif's first choice). Returns
+  /// libheif's warnings.
   func decodeRGBA(
-    into target: UnsafeMutablePointer<UInt8>, size: PixelSize, decoder: StaticString?
+    into target: UnsafeMutablePointer<UInt8>, size: PixelSize, rowBytes: Int,
+    visible: PixelSize, decoder: StaticString?
   ) throws(MemeDecodeFailure) -> [String] {
     let deep = heif_image_handle_get_luma_bits_per_pixel(pointer) > 8
     guard let options = heif_decoding_options_alloc() else {
@@ -225,13 +274,14 @@ private final class HEIFImageHandle {
       Int(stride) >= width * (deep ? 8 : 4)
     else { throw MemeDecodeFailure("libheif returned no pixels") }
     let bits = Int(heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved))
-    for y in 0..<height {
+    let samples = min(visible.width, width) * 4
+    for y in 0..<min(visible.height, height) {
       let row = plane + y * Int(stride)
-      let out = target + y * width * 4
+      let out = target + y * rowBytes
       if deep {
-        HEIFDecoder.reduce(row, to: out, samples: width * 4, bits: bits)
+        HEIFDecoder.reduce(row, to: out, samples: samples, bits: bits)
       } else {
-        out.update(from: row, count: width * 4)
+        out.update(from: row, count: samples)
       }
     }
     return warnings(of: decoded)
@@ -249,6 +299,117 @@ private final class HEIFImageHandle {
     guard heif_image_get_decoding_warnings(image, count - 1, &last, 1) == 1 else { return [] }
     return [last.message.map { String(cString: $0) } ?? "unknown warning"]
   }
+}
+
+// MARK: - Grids tile by tile
+
+/// A grid decoded one tile at a time, as phones write their photos (a 12-MP photo: 48 tiles of
+/// 512×512). libheif 1.15 decodes a grid in batches of four tiles, waiting for the slowest of
+/// each, puts the tiles into one YCbCr picture and then converts all of it on one thread into
+/// a second, RGBA picture, which is copied again into memesh's: here two threads take the next
+/// tile each as soon as they are free, libheif converts each tile on the thread that decoded
+/// it, and the tile goes straight into place. The pixels are the same (the conversion works
+/// within each tile's whole chroma samples). Between tiles the time limit is checked, which
+/// libheif's single call cannot do.
+private final class TileGrid: @unchecked Sendable {
+  /// The tiles in the grid's order, row by row; opened from a copy of the file in which they
+  /// are not hidden (`HEIFBoxes.tiles`).
+  let tiles: [HEIFImageHandle]
+  let columns: Int
+  let tileSize: PixelSize
+  let pictureSize: PixelSize
+
+  /// Nil unless every tile opens on its own at the size of the first one and the tiles cover
+  /// the picture (grids with transforms or alpha, and anything odd, are left to libheif).
+  init?(_ layout: HEIFBoxes.Layout, data: Data, primary: HEIFImageHandle) {
+    guard layout.isGrid, let grid = layout.grid, let tileSize = layout.firstTileSize,
+      tileSize.width > 0, tileSize.height > 0, grid.size == primary.size, !primary.hasAlpha,
+      grid.columns * tileSize.width >= grid.size.width,
+      grid.rows * tileSize.height >= grid.size.height,
+      let found = HEIFBoxes.tiles(data), found.items.count == grid.rows * grid.columns,
+      let file = try? HEIFFile(keeping: found.file)
+    else { return nil }
+    var tiles: [HEIFImageHandle] = []
+    for item in found.items {
+      guard let tile = file.image(item), tile.size == tileSize, !tile.hasAlpha else { return nil }
+      tiles.append(tile)
+    }
+    self.tiles = tiles
+    columns = grid.columns
+    self.tileSize = tileSize
+    pictureSize = grid.size
+  }
+
+  /// Decodes every tile into its place in `pixels` (rows `width × 4` bytes apart) on two
+  /// threads; stops at the first failure, or when the time limit of `limits` has passed.
+  /// Returns the tiles' distinct warnings.
+  func decode(
+    into pixels: UnsafeMutablePointer<UInt8>, width: Int, decoder: StaticString?,
+    limits: DecodeLimits
+  ) throws(MemeDecodeFailure) -> [String] {
+    let deadline = ContinuousClock.now + .microseconds(Int64(limits.maxDecodeSeconds * 1e6))
+    let work = TileWork(count: tiles.count)
+    let target = UInt(bitPattern: pixels)
+    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+      while let index = work.take() {
+        guard ContinuousClock.now < deadline else {
+          work.fail(limits.timeLimitFailure)
+          return
+        }
+        let x = index % columns * tileSize.width
+        let y = index / columns * tileSize.height
+        let visible = PixelSize(
+          width: min(tileSize.width, pictureSize.width - x),
+          height: min(tileSize.height, pictureSize.height - y))
+        guard visible.width > 0, visible.height > 0,
+          let base = UnsafeMutablePointer<UInt8>(bitPattern: target)
+        else { continue }
+        do throws(MemeDecodeFailure) {
+          work.add(
+            try tiles[index].decodeRGBA(
+              into: base + (y * width + x) * 4, size: tileSize, rowBytes: width * 4,
+              visible: visible, decoder: decoder))
+        } catch {
+          work.fail(error)
+        }
+      }
+    }
+    if let failure = work.failure { throw failure }
+    return work.warnings
+  }
+}
+
+/// The tiles two threads share out: the next one to take, the first failure, the warnings.
+private final class TileWork: @unchecked Sendable {
+  private let lock = NSLock()
+  private let count: Int
+  private var next = 0
+  private var firstFailure: MemeDecodeFailure?
+  private var said: [String] = []
+
+  init(count: Int) { self.count = count }
+
+  /// The next tile to decode; nil when every tile is taken or one has failed.
+  func take() -> Int? {
+    lock.withLock {
+      guard firstFailure == nil, next < count else { return nil }
+      next += 1
+      return next - 1
+    }
+  }
+
+  /// Keeps the first failure; the threads stop at their next `take`.
+  func fail(_ failure: MemeDecodeFailure) {
+    lock.withLock { firstFailure = firstFailure ?? failure }
+  }
+
+  /// Adds a tile's warnings that are not yet known.
+  func add(_ warnings: [String]) {
+    lock.withLock { said += warnings.filter { !said.contains($0) } }
+  }
+
+  var failure: MemeDecodeFailure? { lock.withLock { firstFailure } }
+  var warnings: [String] { lock.withLock { said } }
 }
 
 extension HEIFDecoder {

@@ -18,15 +18,41 @@ public struct DecodeLimits: Sendable, Equatable {
   /// What `MEMESH_MAX_MEGAPIXELS` may ask for: up to 4,000 MP (16 GB of decoded pixels).
   public static let megapixelRange = 1...4000
 
-  public init(maxPixels: Int = 100_000_000, maxJPEGScans: Int = 100) {
+  /// Longest time a decoder that works in steps (a grid's tiles) may take before it stops;
+  /// a 12-MP phone photo takes well under a second.
+  public var maxDecodeSeconds: Double
+  /// The value of `MEMESH_MAX_DECODE_SECONDS` when it was set but not a number of seconds in
+  /// `secondsRange` (the time-limit error then says so).
+  public var ignoredSecondsSetting: String?
+
+  /// The environment variable that changes the time limit, in seconds.
+  public static let secondsVariable = "MEMESH_MAX_DECODE_SECONDS"
+  /// What `MEMESH_MAX_DECODE_SECONDS` may ask for.
+  public static let secondsRange = 0.001...3600.0
+  /// The time limit unless `MEMESH_MAX_DECODE_SECONDS` says otherwise.
+  public static let defaultDecodeSeconds = 20.0
+
+  public init(
+    maxPixels: Int = 100_000_000, maxJPEGScans: Int = 100,
+    maxDecodeSeconds: Double = DecodeLimits.defaultDecodeSeconds
+  ) {
     self.maxPixels = maxPixels
     self.maxJPEGScans = maxJPEGScans
+    self.maxDecodeSeconds = maxDecodeSeconds
   }
 
   /// The default limits, with the pixel cap from `MEMESH_MAX_MEGAPIXELS` when `setting` (its
-  /// value, nil when unset) is a whole number of megapixels in `megapixelRange`.
-  public init(megapixelSetting setting: String?) {
+  /// value, nil when unset) is a whole number of megapixels in `megapixelRange`, and the time
+  /// limit from `MEMESH_MAX_DECODE_SECONDS` when `secondsSetting` is a number in `secondsRange`.
+  public init(megapixelSetting setting: String?, secondsSetting: String? = nil) {
     self.init()
+    if let secondsSetting {
+      if let seconds = DecodeLimits.seconds(secondsSetting) {
+        maxDecodeSeconds = seconds
+      } else {
+        ignoredSecondsSetting = secondsSetting
+      }
+    }
     guard let setting else { return }
     let trimmed = setting.trimmingCharacters(in: .whitespaces)
     if let megapixels = Int(trimmed), DecodeLimits.megapixelRange.contains(megapixels) {
@@ -36,10 +62,21 @@ public struct DecodeLimits: Sendable, Equatable {
     }
   }
 
-  /// What every load uses: 100 megapixels unless `MEMESH_MAX_MEGAPIXELS` says otherwise (read
-  /// once, at the first load, so start-up does not pay for it).
+  /// `setting` as a number of seconds in `secondsRange` ("20", "0.5"), or nil.
+  public static func seconds(_ setting: String) -> Double? {
+    let trimmed = setting.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+      let seconds = Double(trimmed), secondsRange.contains(seconds)
+    else { return nil }
+    return seconds
+  }
+
+  /// What every load uses: 100 megapixels and 20 seconds unless `MEMESH_MAX_MEGAPIXELS` and
+  /// `MEMESH_MAX_DECODE_SECONDS` say otherwise (read once, at the first load, so start-up does
+  /// not pay for it).
   public static let `default` = DecodeLimits(
-    megapixelSetting: getenv(megapixelsVariable).map { String(cString: $0) })
+    megapixelSetting: getenv(megapixelsVariable).map { String(cString: $0) },
+    secondsSetting: getenv(secondsVariable).map { String(cString: $0) })
 
   /// What the cap error adds: how to raise the cap, or why the setting was not used.
   var capHint: String {

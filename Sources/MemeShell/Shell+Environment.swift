@@ -29,6 +29,14 @@ extension Shell {
           + "\(range.lowerBound) to \(range.upperBound); the cap stays at "
           + "\(DecodeLimits().maxPixels / 1_000_000) megapixels")
     }
+    let seconds = DecodeLimits.secondsVariable
+    if let value = environment[seconds], !value.isEmpty, DecodeLimits.seconds(value) == nil {
+      let range = DecodeLimits.secondsRange
+      problems.append(
+        "\(seconds)='\(shown(value))' is not a number of seconds from \(range.lowerBound) to "
+          + "\(Int(range.upperBound)); decoding stays limited to "
+          + "\(Int(DecodeLimits.defaultDecodeSeconds)) seconds")
+    }
     for name in ["COLUMNS", "LINES"] {
       if let value = environment[name], !value.isEmpty, (Int(value) ?? 0) <= 0 {
         problems.append(

@@ -285,3 +285,104 @@ extension ImageHEIFTests {
       ])
   }
 }
+
+// MARK: - Grids tile by tile
+
+extension ImageHEIFTests {
+  /// Opens `name` with `HEIFDecoder` directly and decodes it, tile by tile or in one libheif
+  /// call.
+  static func decodeDirectly(
+    _ name: String, tileByTile: Bool, limits: DecodeLimits = .default
+  ) throws -> (image: RGBAImage, tiled: Bool) {
+    try SharedLibrary.load([.heif])
+    return try Self.data(name).withUnsafeBytes { bytes in
+      let decoder = try HEIFDecoder(bytes, limits: limits, tileByTile: tileByTile)
+      let image = try ImageCodec.read(decoder, format: .heic, watch: nil)
+      return (image, decoder.decodesTileByTile)
+    }
+  }
+
+  /// A phone's grid is decoded tile by tile, two at a time, straight into place: the same
+  /// pixels as libheif's whole-picture decode, the last row and column cut to the picture.
+  @Test(arguments: ["grid-2x2.heic", "grid-10x10.heic"])
+  func tileByTileGivesLibheifsPixels(_ name: String) throws {
+    let tiled = try Self.decodeDirectly(name, tileByTile: true)
+    let whole = try Self.decodeDirectly(name, tileByTile: false)
+    #expect(tiled.tiled && !whole.tiled)
+    #expect(tiled.image.size == whole.image.size)
+    #expect(tiled.image.pixels == whole.image.pixels)
+  }
+
+  /// Grids with a transform (irot, imir, clap) or alpha, and single pictures, stay with
+  /// libheif, which applies the transform to the whole.
+  @Test(arguments: ["grid-irot-exif-6.heic", "cat.heic", "alpha.heic", "cat.avif"])
+  func otherPicturesAreLeftToLibheif(_ name: String) throws {
+    #expect(try Self.decodeDirectly(name, tileByTile: true).tiled == false)
+  }
+
+  /// The time limit is checked between tiles: a 100-tile grid cannot be decoded in a
+  /// millisecond, and the load stops with the limit and how to change it.
+  @Test func aGridOverTheTimeLimitIsStopped() throws {
+    let limits = DecodeLimits(maxDecodeSeconds: 0.001)
+    let error = #expect(throws: MediaError.self) {
+      try Self.decode("grid-10x10.heic", limits: limits)
+    }
+    #expect(
+      error
+        == .cannotLoad(
+          name: "grid-10x10.heic",
+          .undecodable(
+            reason: "decoding took longer than the limit of 0.001 seconds",
+            hint: "set MEMESH_MAX_DECODE_SECONDS to allow more")))
+    #expect(try Self.decode("grid-10x10.heic").image.size == PixelSize(width: 600, height: 600))
+  }
+
+  /// A bad MEMESH_MAX_DECODE_SECONDS is named when the limit stops a load (and at start, by
+  /// the shell); the default limit is kept meanwhile.
+  @Test func aBadTimeSettingIsNamed() throws {
+    for bad in ["abc", "0", "-1", "1e9", "5000", " ", "1,5"] {
+      let limits = DecodeLimits(megapixelSetting: nil, secondsSetting: bad)
+      #expect(limits.ignoredSecondsSetting == bad && limits.maxDecodeSeconds == 20, "\(bad)")
+    }
+    #expect(DecodeLimits(megapixelSetting: nil, secondsSetting: "0.5").maxDecodeSeconds == 0.5)
+    #expect(DecodeLimits(megapixelSetting: nil, secondsSetting: " 60 ").maxDecodeSeconds == 60)
+    var limits = DecodeLimits(megapixelSetting: nil, secondsSetting: "soon")
+    limits.maxDecodeSeconds = 0.001
+    let error = #expect(throws: MediaError.self) {
+      try Self.decode("grid-10x10.heic", limits: limits)
+    }
+    #expect(
+      error?.message
+        == "cannot load 'grid-10x10.heic': decoding took longer than the limit of 0.001 seconds "
+        + "(MEMESH_MAX_DECODE_SECONDS='soon' was ignored: not a number of seconds from 0.001 "
+        + "to 3600)")
+  }
+
+  /// A damaged tile fails the load with libheif's reason, the same as libheif's whole decode
+  /// gives, whichever thread decoded it.
+  @Test func aDamagedTileFailsTheLoad() throws {
+    var data = try Self.data("grid-10x10.heic")
+    // The tiles' coded data is at the end of the file (mdat): damage one in the middle.
+    let middle = data.count - data.count / 4
+    for offset in middle..<(middle + 64) { data[offset] ^= 0x5A }
+    try SharedLibrary.load([.heif])
+    func reason(tileByTile: Bool) -> String? {
+      data.withUnsafeBytes { bytes in
+        do throws(MemeDecodeFailure) {
+          let decoder = try HEIFDecoder(bytes, limits: .default, tileByTile: tileByTile)
+          _ = try ImageCodec.read(decoder, format: .heic, watch: nil)
+          return nil
+        } catch {
+          return error.reason
+        }
+      }
+    }
+    let tiled = reason(tileByTile: true)
+    // (What is printed to stderr meanwhile joins the reason: in a test run, the runner's own
+    // lines from other threads too, so only the start is compared.)
+    let whole = reason(tileByTile: false)
+    let expected = "Decoder plugin generated an error: Unexpected end of file"
+    #expect(tiled?.hasPrefix(expected) == true, "\(tiled ?? "none")")
+    #expect(whole?.hasPrefix(expected) == true, "\(whole ?? "none")")
+  }
+}

@@ -8,6 +8,7 @@ import Testing
     ("MEMESH_PREVIEW", "bogus", "MEMESH_PREVIEW='bogus' is not a preview mode (kitty, iterm, sixel, symbols or none)"),
     ("MEMESH_MAX_MEGAPIXELS", "abc", "MEMESH_MAX_MEGAPIXELS='abc' is not a whole number of megapixels from 1 to 4000"),
     ("MEMESH_MAX_MEGAPIXELS", "0", "MEMESH_MAX_MEGAPIXELS='0' is not a whole number of megapixels from 1 to 4000"),
+    ("MEMESH_MAX_DECODE_SECONDS", "soon", "MEMESH_MAX_DECODE_SECONDS='soon' is not a number of seconds from 0.001 to 3600; decoding stays limited to 20 seconds"),
     ("COLUMNS", "wide", "COLUMNS='wide' is not a positive whole number"),
     ("XDG_DATA_HOME", "relative/dir", "XDG_DATA_HOME='relative/dir' is not an absolute path"),
     ("MEMESH_FONTS", "/nonexistent/fonts", "MEMESH_FONTS='/nonexistent/fonts' is not a folder"),
@@ -22,6 +23,7 @@ import Testing
   @Test func goodAndEmptyValuesAreQuiet() {
     let environment = [
       "MEMESH_PREVIEW": "Sixel", "MEMESH_MAX_MEGAPIXELS": "200", "COLUMNS": "120",
+      "MEMESH_MAX_DECODE_SECONDS": "2.5",
       "LINES": "", "XDG_DATA_HOME": "/tmp", "XDG_STATE_HOME": "", "MEMESH_FONTS": "/tmp",
     ]
     #expect(Shell.environmentProblems(environment).isEmpty)
