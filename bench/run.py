@@ -320,7 +320,90 @@ def splice_section(args, inputs, scratch, memesh, floor, convert):
                         f"- four boxes (two in the middle), read + index + splice in-process / "
                         f"floor process: {ratio:.2f}× (target < 1×: "
                         f"{'met' if ratio < 1 else 'not met'}; no process start, captions or store)")
+    lines += fallback_rows(args, source, scratch)
     return "\n".join(lines) + "\n"
+
+
+def turned_copy(source, output):
+    """The photo stored sideways with EXIF orientation 6, as a portrait phone photo is: its pixels
+    turned a quarter (ImageMagick, quality 90, 4:2:0) and an EXIF APP1 saying "turn 90° right"."""
+    raw = output + ".raw.jpg"
+    subprocess.run(["convert", source, "-rotate", "270", "-quality", "90", "-sampling-factor",
+                    "2x2", raw], check=True)
+    data = open(raw, "rb").read()
+    tiff = (b"MM\x00\x2a" + (8).to_bytes(4, "big") + (1).to_bytes(2, "big")
+            + bytes.fromhex("0112 0003 00000001 0006 0000".replace(" ", "")) + bytes(4))
+    body = b"Exif\x00\x00" + tiff
+    with open(output, "wb") as handle:
+        handle.write(data[:2] + b"\xff\xe1" + (len(body) + 2).to_bytes(2, "big") + body + data[2:])
+
+
+def fallback_rows(args, source, scratch):
+    """Issue 19 item 3: each kind of photo memesh cannot splice, shared the way it falls back to
+    (the whole photo decoded and encoded), interleaved with the spliced share of the same photo;
+    and for a turned photo, the other way (jpegtran's lossless transpose, then a splice)."""
+    if not shutil.which("jpegtran"):
+        return ["- fallbacks: not measured (jpegtran missing)"]
+    made = os.path.join(scratch, "fallbacks")
+    os.makedirs(made, exist_ok=True)
+    inputs = {}
+    for name, argv in [("progressive", ["jpegtran", "-progressive", "-copy", "all"]),
+                       ("arithmetic", ["jpegtran", "-arithmetic", "-copy", "all"])]:
+        inputs[name] = os.path.join(made, name + ".jpg")
+        subprocess.run(argv + ["-outfile", inputs[name], source], check=True)
+    inputs["CMYK"] = os.path.join(made, "cmyk.jpg")
+    subprocess.run(["convert", source, "-colorspace", "CMYK", "-quality", "90", inputs["CMYK"]],
+                   check=True)
+    inputs["EXIF orientation 6"] = os.path.join(made, "turned.jpg")
+    turned_copy(source, inputs["EXIF orientation 6"])
+    # The turned photo made upright losslessly (the 8-pixel partial MCU column trimmed; without
+    # its EXIF, whose orientation would turn it again).
+    upright = os.path.join(made, "transposed.jpg")
+
+    def share(path, crop=""):
+        def command(_source, output, fmt, scratch_dir):
+            home = tempfile.mkdtemp(dir=scratch_dir)
+            script = f"load {path}; {crop}caption {TOP} | {BOTTOM}; share file {output}"
+            return [args.memesh, "--home", home, "-c", script]
+        return command
+
+    tools = [Tool("spliced", share(source))]
+    tools += [Tool(name, share(path)) for name, path in inputs.items()]
+    tools.append(Tool("unaligned crop", share(source, "crop 8 8 3984 2984; ")))
+    tools.append(Tool("jpegtran -rotate 90", lambda s, o, f, d: [
+        "jpegtran", "-rotate", "90", "-trim", "-copy", "none", "-outfile", upright,
+        inputs["EXIF orientation 6"]]))
+    tools.append(Tool("splice of the transposed", share(upright)))
+    subprocess.run(tools[-2].command(None, None, None, scratch), check=True)
+    for run in range(args.runs):
+        shift = run % len(tools)
+        for tool in tools[shift:] + tools[:shift]:
+            output = os.path.join(scratch, f"fallback-{tools.index(tool)}.jpg")
+            if tool.name == "jpegtran -rotate 90":
+                output = upright
+            tool.run(source, output, "jpeg", scratch)
+    lines = ["", f"Photos that cannot be spliced ({os.path.basename(source)}, the whole photo decoded "
+             "and encoded), against the spliced share in the same runs:", "",
+             "| photo | memesh share | over spliced | peak memory |", "|---|---:|---:|---:|"]
+    spliced = statistics.median(tools[0].times) if not tools[0].error else None
+    for tool in tools:
+        if tool.error:
+            lines.append(f"| {tool.name} | {tool.error} | | |")
+            continue
+        median = statistics.median(tool.times)
+        ratio = f"{median / spliced:.2f}×" if spliced else ""
+        peak = statistics.median(tool.memory) / 1024
+        lines.append(f"| {tool.name} | {median * 1000:.0f} ms | {ratio} | {peak:.0f} MiB |")
+    turned, transpose, after = (next(tool for tool in tools if tool.name == name) for name in
+                                ["EXIF orientation 6", "jpegtran -rotate 90",
+                                 "splice of the transposed"])
+    if not (turned.error or transpose.error or after.error):
+        both = statistics.median(transpose.times) + statistics.median(after.times)
+        lines.append(f"- turned photo: lossless transpose then splice {both * 1000:.0f} ms "
+                     f"(jpegtran alone peaks at {statistics.median(transpose.memory) / 1024:.0f} "
+                     f"MiB for its coefficients) against today's whole re-encode "
+                     f"{statistics.median(turned.times) * 1000:.0f} ms")
+    return lines
 
 
 def main():

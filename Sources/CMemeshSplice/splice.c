@@ -15,6 +15,9 @@
 
 /// Codes up to this long are decoded with one table lookup.
 #define LOOKAHEAD 9
+/// An AC code and its value bits together up to this long are skipped with one table lookup
+/// when only where a block ends matters (indexing).
+#define SKIP_BITS 11
 /// Zero bytes after the unstuffed entropy data: a block read past the end reads zeros (and is
 /// then found to have overrun), never memory it does not own. One block is at most 64 codes of
 /// 16 + 11 bits.
@@ -29,6 +32,9 @@ typedef struct huffman_table {
   int32_t max_code[18];
   int32_t value_offset[18];
   uint16_t lookahead[1 << LOOKAHEAD];
+  // Skipping AC codes (0: not in the table): bits 0-4 the code's and its value's length, bit 5
+  // end of block, bits 8-12 how many coefficients it covers.
+  uint16_t skip[1 << SKIP_BITS];
   // Encoding: code and length per value (length 0: no code).
   uint16_t code[256];
   uint8_t length[256];
@@ -37,6 +43,7 @@ typedef struct huffman_table {
 /// Builds the canonical codes of a DHT table; false when they overflow (as libjpeg refuses).
 static bool huffman_build(huffman_table *table) {
   memset(table->lookahead, 0, sizeof table->lookahead);
+  memset(table->skip, 0, sizeof table->skip);
   memset(table->length, 0, sizeof table->length);
   int32_t code = 0;
   int index = 0;
@@ -53,6 +60,21 @@ static bool huffman_build(huffman_table *table) {
         int shift = LOOKAHEAD - length;
         for (int fill = 0; fill < (1 << shift); fill++) {
           table->lookahead[(code << shift) | fill] = (uint16_t)((length << 8) | value);
+        }
+      }
+      int run = value >> 4, size = value & 15;
+      if (size <= 10 && length + size <= SKIP_BITS) {
+        uint16_t entry = (uint16_t)(length + size);
+        if (size > 0) {
+          entry |= (uint16_t)((run + 1) << 8);
+        } else if (run == 15) {
+          entry |= 16 << 8;  // sixteen zeros
+        } else {
+          entry |= 32;  // end of block
+        }
+        int shift = SKIP_BITS - length;
+        for (int fill = 0; fill < (1 << shift); fill++) {
+          table->skip[(code << shift) | fill] = entry;
         }
       }
       code++;
@@ -551,10 +573,30 @@ static inline bool read_block(const uint8_t *bits, uint64_t *position, const huf
   if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
   at += (uint64_t)(length + size);
   if (check_range && (*predictor < -32767 || *predictor > 32767)) return false;
-  if (coefficients) {
-    memset(coefficients, 0, 64 * sizeof *coefficients);
-    coefficients[0] = (int16_t)*predictor;
+  if (coefficients == NULL) {
+    // Only where the block ends: most AC codes with their value bits in one lookup. `k` is
+    // the next coefficient; a code may not reach past the 64th.
+    for (int k = 1; k < 64;) {
+      word = peek32(bits, at);
+      uint16_t entry = ac->skip[word >> (32 - SKIP_BITS)];
+      if (entry == 0) {
+        int symbol = huffman_symbol(ac, word, &length);
+        if (symbol < 0 || (symbol & 15) > 10) return false;
+        entry = (uint16_t)(length + (symbol & 15));
+        entry |= (symbol & 15)   ? (uint16_t)(((symbol >> 4) + 1) << 8)
+                 : symbol == 0xf0 ? (uint16_t)(16 << 8)
+                                  : (uint16_t)32;
+      }
+      at += entry & 31;
+      if (entry & 32) break;
+      k += entry >> 8;
+      if (k > 64) return false;
+    }
+    *position = at;
+    return true;
   }
+  memset(coefficients, 0, 64 * sizeof *coefficients);
+  coefficients[0] = (int16_t)*predictor;
   for (int k = 1; k < 64; k++) {
     word = peek32(bits, at);
     int symbol = huffman_symbol(ac, word, &length);
@@ -569,9 +611,7 @@ static inline bool read_block(const uint8_t *bits, uint64_t *position, const huf
     }
     k += run;
     if (k > 63 || bits_count > 10) return false;
-    if (coefficients) {
-      coefficients[k] = (int16_t)extend((word << length) >> (32 - bits_count), bits_count);
-    }
+    coefficients[k] = (int16_t)extend((word << length) >> (32 - bits_count), bits_count);
     at += (uint64_t)(length + bits_count);
   }
   *position = at;
@@ -1304,50 +1344,65 @@ static void *band_worker(void *argument) {
   }
 }
 
-/// The crop at 1/8 scale from each block's DC value (a block's mean is DC × Q₀ / 8 + 128).
+/// The crop at 1/8 scale from each block's DC value (a block's mean is DC × Q₀ / 8 + 128): one
+/// pixel per 8×8 pixels of the crop, each component's block found through per-column and
+/// per-row tables (no division per pixel), converted from YCbCr with integer arithmetic.
 static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
                            const memesh_splice_request *request, uint32_t *width,
                            uint32_t *height) {
   *width = (request->crop_width + 7) / 8;
   *height = (request->crop_height + 7) / 8;
   uint8_t *pixels = malloc((size_t)*width * *height * 4);
-  if (pixels == NULL) return NULL;
-  float scale[3];
+  uint32_t *columns = malloc((size_t)*width * 3 * sizeof *columns);
+  if (pixels == NULL || columns == NULL) {
+    free(pixels);
+    free(columns);
+    return NULL;
+  }
+  int64_t scale[3];  // Q₀ / 8 in 1/256ths
   size_t across[3], down[3];
   for (int part = 0; part < file->components; part++) {
     const component *c = &file->component[part];
-    scale[part] = file->quant[c->quant][0] / 8.0f;
+    scale[part] = file->quant[c->quant][0] * 32;
     across[part] = (size_t)file->mcus_across * (file->components == 1 ? 1 : c->h);
     down[part] = (size_t)file->mcu_rows * (file->components == 1 ? 1 : c->v);
+    for (uint32_t x = 0; x < *width; x++) {
+      size_t px = request->crop_x + (size_t)x * 8;
+      size_t bx = file->components == 1 ? px / 8 : px * c->h / (size_t)file->h_max / 8;
+      columns[(size_t)x * 3 + (size_t)part] = (uint32_t)(bx < across[part] ? bx : across[part] - 1);
+    }
   }
   for (uint32_t y = 0; y < *height; y++) {
-    for (uint32_t x = 0; x < *width; x++) {
-      float value[3] = {128, 128, 128};
-      uint32_t px = request->crop_x + x * 8, py = request->crop_y + y * 8;
-      for (int part = 0; part < file->components; part++) {
-        const component *c = &file->component[part];
-        size_t bx = file->components == 1 ? px / 8 : (size_t)px * c->h / (size_t)file->h_max / 8;
-        size_t by = file->components == 1 ? py / 8 : (size_t)py * c->v / (size_t)file->v_max / 8;
-        if (bx >= across[part]) bx = across[part] - 1;
-        if (by >= down[part]) by = down[part] - 1;
-        value[part] = index->dc[part][by * across[part] + bx] * scale[part] + 128;
-      }
-      float r = value[0], g = value[0], b = value[0];
+    const int16_t *row[3] = {NULL, NULL, NULL};
+    size_t py = request->crop_y + (size_t)y * 8;
+    for (int part = 0; part < file->components; part++) {
+      const component *c = &file->component[part];
+      size_t by = file->components == 1 ? py / 8 : py * c->v / (size_t)file->v_max / 8;
+      if (by >= down[part]) by = down[part] - 1;
+      row[part] = index->dc[part] + by * across[part];
+    }
+    uint8_t *out = pixels + (size_t)y * *width * 4;
+    for (uint32_t x = 0; x < *width; x++, out += 4) {
+      // Luma and chroma offsets in 1/256ths, then the JFIF conversion in 1/65536ths.
+      // 64 bits: a 16-bit quantization table's Q₀ times a DC near its limit overflows 32.
+      int64_t luma = (int64_t)row[0][columns[(size_t)x * 3]] * scale[0] + (128 << 8);
+      int64_t r = luma, g = luma, b = luma;
       if (file->components == 3) {
-        float cb = value[1] - 128, cr = value[2] - 128;
-        r = value[0] + 1.402f * cr;
-        g = value[0] - 0.344136f * cb - 0.714136f * cr;
-        b = value[0] + 1.772f * cb;
+        int64_t cb = (int64_t)row[1][columns[(size_t)x * 3 + 1]] * scale[1];
+        int64_t cr = (int64_t)row[2][columns[(size_t)x * 3 + 2]] * scale[2];
+        r = luma + ((91881 * cr) >> 16);
+        g = luma - ((22554 * cb + 46802 * cr) >> 16);
+        b = luma + ((116130 * cb) >> 16);
       }
-      uint8_t *out = pixels + ((size_t)y * *width + x) * 4;
-      float channels[3] = {r, g, b};
+      int64_t channels[3] = {r, g, b};
       for (int channel = 0; channel < 3; channel++) {
-        float v = channels[channel] + 0.5f;
-        out[channel] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+        int64_t value = (channels[channel] + 128) >> 8;
+        out[channel] = (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
       }
       out[3] = 255;
     }
   }
+  free(columns);
   return pixels;
 }
 

@@ -5,18 +5,30 @@ import Synchronization
 #endif
 
 /// The C libraries memesh opens when it first needs them instead of at every start: text
-/// (FreeType, HarfBuzz, fontconfig) when a caption is drawn, terminal pictures (chafa, GLib)
-/// when one is drawn, a picture format's library (WebP, GIF, HEIF) when a file of it is read or
-/// written (`ImageAdapter.libraries`). Most commands (`quit`, `browse`, `show` in a pipe, completion) need
-/// neither, and loading them with their own dependencies costs more than the rest of start-up.
+/// (FreeType, HarfBuzz, fontconfig, libunibreak, FriBiDi) when a caption is drawn, terminal
+/// pictures (chafa, GLib) when one is drawn, a picture format's library (WebP, GIF, HEIF) when a
+/// file of it is read or written (`ImageAdapter.libraries`). Most commands (`quit`, `browse`,
+/// `show` in a pipe, completion) need none of them, and loading them all at start would about
+/// double memesh's start-up (bench/notes-startup.md).
 ///
 /// How: the release build lists none of them among the libraries the dynamic loader opens at
 /// start (`scripts/lazy-libraries` removes them after linking). The calls into them stay plain
 /// calls through the executable's PLT, which the loader binds on first call; `load(_:)` opens the
 /// libraries with `RTLD_GLOBAL` first, so that binding finds them. Every Swift type that calls
 /// into one of them calls `load(_:)` before its first call (`FontEngine`,
-/// `TerminalChafa.TermInfo`), and the launcher asks `missing()` at start, so a library that is
-/// not installed is reported then instead of ending memesh at its first use.
+/// `TerminalChafa.TermInfo`, `ImageAdapter.libraries`), and the launcher asks `missing()` at
+/// start, so a library that is not installed is reported then instead of ending memesh at its
+/// first use.
+///
+/// This rests on lazy binding, which a user can turn off with `LD_BIND_NOW`. The script therefore
+/// also marks those calls weak: a loader told to bind every call at start binds them to nothing
+/// instead of refusing to start memesh ("undefined symbol"), and `restartForLazyBinding()`, the
+/// first thing `main` does, then starts memesh again without `LD_BIND_NOW` (handing the user's
+/// value back to the programs memesh runs). The price of weak calls: a call made before
+/// `load(_:)` crashes instead of stopping with the loader's message (the transcripts run the
+/// release binary). The other way, `dlsym` of every function memesh calls in these libraries
+/// into tables behind the Swift types and the C encoders that use them, needs no build step but
+/// is a line per function (some 180) and changes every call site.
 ///
 /// To add a library: one `case` below (its soname), `load(.thatCase)` in the type that calls it,
 /// and its name in `packages`. Debug builds link every library as usual; loading is then a no-op.
@@ -117,6 +129,74 @@ public enum SharedLibrary: String, CaseIterable, Sendable {
     } catch {
       return error
     }
+  }
+
+  // MARK: - Immediate binding
+
+  /// Where `restartForLazyBinding` keeps the user's `LD_BIND_NOW` across the restart.
+  static let savedBindNow = "MEMESH_SAVED_LD_BIND_NOW"
+
+  /// Makes the calls into these libraries bindable before anything calls them: when the loader
+  /// bound every call at start (`LD_BIND_NOW` set) while one of the libraries was not loaded,
+  /// starts this executable again (`/proc/self/exe`, same arguments) with `LD_BIND_NOW` moved to
+  /// `MEMESH_SAVED_LD_BIND_NOW`; the restarted memesh puts it back for the programs it runs.
+  /// Returns only when binding is lazy (or everything is loaded, as in a debug build), or with
+  /// the reason memesh could not restart.
+  public static func restartForLazyBinding() -> String? {
+    let bindNow = getenv("LD_BIND_NOW").map { String(cString: $0) }
+    let saved = getenv(savedBindNow).map { String(cString: $0) }
+    let unloaded = {
+      allCases.first { dlopen($0.rawValue, RTLD_LAZY | RTLD_NOLOAD) == nil }
+    }
+    switch startAction(bindNow: bindNow, saved: saved, unloaded: unloaded) {
+    case .run:
+      return nil
+    case .handBack(let value):
+      setenv("LD_BIND_NOW", value, 1)
+      unsetenv(savedBindNow)
+      return nil
+    case .restart(let value, let library):
+      return restart(savingBindNow: value, unloaded: library)
+    }
+  }
+
+  /// What memesh does at start about `LD_BIND_NOW`.
+  enum StartAction: Equatable {
+    /// Calls are bound lazily, or every library is loaded already.
+    case run
+    /// The restarted memesh: binding is lazy; `LD_BIND_NOW` goes back to this value.
+    case handBack(String)
+    /// The loader bound every call at start and `unloaded` was not loaded: start again.
+    case restart(bindNow: String, unloaded: SharedLibrary)
+  }
+
+  /// Decides from `LD_BIND_NOW` (`bindNow`), `MEMESH_SAVED_LD_BIND_NOW` (`saved`) and the first
+  /// library not loaded (`unloaded`, asked only when it matters). The loader, like this, takes
+  /// an empty `LD_BIND_NOW` for unset; a `saved` beside a set `LD_BIND_NOW` was not put there by
+  /// a restart and is not trusted.
+  static func startAction(
+    bindNow: String?, saved: String?, unloaded: () -> SharedLibrary?
+  ) -> StartAction {
+    if bindNow == nil, let saved { return .handBack(saved) }
+    guard let bindNow, !bindNow.isEmpty, let library = unloaded() else { return .run }
+    return .restart(bindNow: bindNow, unloaded: library)
+  }
+
+  /// Starts this executable again with the same arguments, `LD_BIND_NOW` moved to
+  /// `MEMESH_SAVED_LD_BIND_NOW`; returns only with the reason it could not.
+  private static func restart(savingBindNow value: String, unloaded first: SharedLibrary) -> String
+  {
+    var environment: [UnsafeMutablePointer<CChar>?] = [strdup(savedBindNow + "=" + value)]
+    var entry = environ
+    while let variable = entry.pointee {
+      if strncmp(variable, "LD_BIND_NOW=", 12) != 0 { environment.append(variable) }
+      entry += 1
+    }
+    environment.append(nil)
+    execve("/proc/self/exe", CommandLine.unsafeArgv, environment)
+    return "LD_BIND_NOW is set, and memesh opens \(first.rawValue) and other libraries on first "
+      + "use, which needs lazy binding: cannot start again without it (/proc/self/exe: "
+      + "\(String(cString: strerror(errno)))); unset LD_BIND_NOW"
   }
 
   /// `LD_LIBRARY_PATH`, then Debian's multiarch folders for this architecture, then the usual

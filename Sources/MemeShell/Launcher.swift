@@ -15,6 +15,15 @@ import MemeSystem
 /// `-c` and piped modes memesh stops at the first failure unless `--keep-going`; with it, the
 /// session goes on and `quit` still exits 0) or a transcript did not match; 2 for usage errors.
 public enum Launcher {
+  /// The first thing memesh does: makes sure the libraries it opens on first use can be called
+  /// (`SharedLibrary.restartForLazyBinding`); nil, or why memesh cannot run.
+  public static func restartForLazyBinding() -> String? {
+    SharedLibrary.restartForLazyBinding()
+  }
+
+  /// The sonames of the libraries memesh opens on first use (`SharedLibrary`).
+  public static var onDemandLibraries: [String] { SharedLibrary.allCases.map(\.rawValue) }
+
   /// Runs and returns the process exit status.
   public static func run(_ options: LaunchOptions) -> Int32 {
     signal(SIGPIPE, SIG_IGN)

@@ -73,6 +73,10 @@ struct Memesh: ParsableCommand {
   @Flag(help: .hidden)
   var generateManual = false
 
+  /// For `scripts/lazy-libraries`: the sonames memesh opens on first use, one a line.
+  @Flag(help: .hidden)
+  var onDemandLibraries = false
+
   func validate() throws {
     if replay != nil && check != nil {
       throw ValidationError("--replay and --check cannot be used together")
@@ -86,6 +90,10 @@ struct Memesh: ParsableCommand {
   func run() throws {
     if generateManual {
       print(manualPage(), terminator: "")
+      return
+    }
+    if onDemandLibraries {
+      print(Launcher.onDemandLibraries.joined(separator: "\n"))
       return
     }
     var options = LaunchOptions()
@@ -119,6 +127,10 @@ struct Memesh: ParsableCommand {
 
   /// Parses argv; a usage error exits 2 (argument-parser's default is 64).
   static func main() {
+    if let problem = Launcher.restartForLazyBinding() {
+      FileHandle.standardError.write(Data("memesh: \(problem)\n".utf8))
+      Foundation.exit(1)
+    }
     if let options = QuickArguments.parse(CommandLine.arguments.dropFirst()) {
       if let problem = homeProblem(options) { failUsage(problem) }
       Foundation.exit(Launcher.run(options))
