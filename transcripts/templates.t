@@ -145,7 +145,7 @@ four-boxes    Four Boxes    4      400×600
 my-buttons    my-buttons    3      480×360
 three-labels  Three Labels  3      600×400
 two-buttons   Two Buttons   3      480×360  blue, green
-# After another change, undo undoes that change; the template stays in the trash.
+# undo undoes the last thing done, a template's removal among the editor's changes.
 > template rm four-boxes
 removed template 'four-boxes' ('undo' brings it back)
 > top changed
@@ -154,10 +154,11 @@ undid top "changed"
 > top
 top: tabs
 > undo
-undid template my-buttons
+restored template 'four-boxes'
 > templates
 NAME          TITLE         BOXES  SIZE     STYLES
 drake         Drake-like    2      480×480
+four-boxes    Four Boxes    4      400×600
 my-buttons    my-buttons    3      480×360
 three-labels  Three Labels  3      600×400
 two-buttons   Two Buttons   3      480×360  blue, green

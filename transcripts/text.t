@@ -3,7 +3,7 @@
 > help text
 usage: text [add TEXT | N TEXT | rm N]
 list, add, change and remove the text boxes
-Boxes are numbered from 1 in drawing order; a new draft's boxes 1 and 2 are the top and bottom captions. 'text' lists each box: its place (a rectangle in percent of the picture as shown), its text and its style. 'text add TEXT' adds a box in the middle; a final 'at X Y W H' (10% 5% 80% 20%, or pixels) or 'at top', 'at middle', 'at bottom', 'at left', 'at right' places it. 'text N TEXT' sets box N's text (the rest of the line as typed, as 'top' reads it; a text starting with a setting's name is quoted: text 2 'at last'). Settings: 'text N at X Y W H|PLACE', 'text N align left|center|right', 'text N color NAME|#RRGGBB', 'text N outline NAME|#RRGGBB|none|auto' (auto: black around light text, white around dark), 'text N font NAME|default' (default: the meme's font), 'text N angle DEG' (clockwise), 'text N case upper|as-typed', 'text N during START-STOP|all' (the part of an animation it shows in, as fractions: 0.5-1). 'text N' shows box N; 'text rm N' removes it. Every change is one undo step.
+Boxes are numbered from 1 in drawing order; a new draft's boxes 1 and 2 are the top and bottom captions. 'text' lists each box: its place (a rectangle in percent of the picture as shown), its text and its style. 'text add TEXT' adds a box in the middle; a final 'at X Y W H' (10% 5% 80% 20%, or pixels) or 'at top', 'at middle', 'at bottom', 'at left', 'at right' places it. 'text N TEXT' sets box N's text (the rest of the line as typed, as 'top' reads it). A text that starts with a setting's name is that setting when the rest reads as its value: one word (a place or number after 'at', anything after 'font'); otherwise it is the text: text 2 at last, text 2 color me surprised. Quote a text to be sure: text 2 'case closed'. Settings: 'text N at X Y W H|PLACE', 'text N align left|center|right', 'text N color NAME|#RRGGBB', 'text N outline NAME|#RRGGBB|none|auto' (auto: black around light text, white around dark), 'text N font NAME|default' (default: the meme's font), 'text N angle DEG' (clockwise), 'text N case upper|as-typed', 'text N during START-STOP|all' (the part of an animation it shows in, as fractions: 0.5-1). 'text N' shows box N; 'text rm N' removes it. Every change is one undo step.
 > text
 1  top  TOP (placeholder, not drawn)
    center, upper, white, outline black (auto), font Anton (the meme's), angle 0°
@@ -69,10 +69,19 @@ error: text 4 during: '1-0.5' is not a time range (START-STOP, fractions of the 
 > text 4
 4  10% 5% 80% 20%  "it's "quoted""
    left, as-typed, yellow, outline #102030, font Oswald, angle -12.5°
-# The rest of the line is the text, apostrophes included; a text that starts with a setting's
-# name is quoted.
+# The rest of the line is the text, apostrophes included. A text that starts with a setting's
+# name is that setting when the rest reads as its value (one word; a place or a number after
+# 'at'), else it is the text; quotes make it the text.
 > text 2 it's friday
 > text 6 'at last'
+> text 6 at last
+> text 6
+6  middle (3.8% 35.8% 92.5% 27.5%)  "at last"
+   center, upper, white, outline black (auto), font Anton (the meme's), angle 0°
+> text 6 color me surprised
+> text 6
+6  middle (3.8% 35.8% 92.5% 27.5%)  "color me surprised"
+   center, upper, white, outline black (auto), font Anton (the meme's), angle 0°
 > text 6 "font" of wisdom
 > info
 image: images/cat.png
@@ -111,7 +120,8 @@ box 6: middle (3.8% 35.8% 92.5% 27.5%); center, upper, white, outline black (aut
   17  text 4 during all
   18  text 2 "it's friday"
   19  text 6 "at last"
-* 20  text 6 "font of wisdom"
+  20  text 6 "color me surprised"
+* 21  text 6 "font of wisdom"
 # Removing a box moves the ones after it up; undo brings it back.
 > text rm 5
 removed box 5 "in the corner"; the boxes after it moved up one
@@ -181,7 +191,7 @@ error: text 2 angle: '1000' is not degrees from -360 to 360 (clockwise)
 > text 2 case lower
 error: text 2 case: 'lower' is not upper or as-typed
 > text 2 font NoSuchFont
-error: font: unknown font 'NoSuchFont' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald; 'fonts --installed' lists the system's)
+error: text 2 font: unknown font 'NoSuchFont' (available: Anton, BebasNeue, DejaVuSans-Bold, Oswald; 'fonts --installed' lists the system's)
 > text rm
 error: text: 'text rm' needs a box number (usage: text [add TEXT | N TEXT | rm N])
 > text rm 1 2

@@ -78,12 +78,6 @@ public struct MemeRecipe: Sendable, Equatable, Hashable {
         return plain == caption
       }
   }
-
-  /// The text of the first box placed `placement` (empty when none is), for drawing MemeMe's
-  /// bands.
-  public func text(placed placement: TextPlacement) -> String {
-    boxes.first { $0.placement == placement }?.text ?? ""
-  }
 }
 
 // MARK: - Stored form

@@ -69,6 +69,11 @@ public final class AnimationPreview {
     return RGBAImage(width: size.width, height: size.height, pixels: pixels)
   }
 
+  /// Starts again from the first frame.
+  public func rewind() throws {
+    try decoder.rewind()
+  }
+
   /// Skips `count` frames without captioning or scaling them.
   public func skip(_ count: Int) throws {
     for _ in 0..<count { _ = try decoder.next() }

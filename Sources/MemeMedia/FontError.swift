@@ -15,20 +15,23 @@ public enum FontError: UserFacingError, Equatable {
   /// What `unreadable` says of a file that is not a font.
   public static let notAFont = "not a TrueType or OpenType font"
 
-  public var message: String {
+  public var message: String { message(command: "font") }
+
+  /// The message as `command` says it (`text 2 font: unknown font …`).
+  public func message(command: String) -> String {
     switch self {
     case .noSuchFile(let name):
-      return "font: cannot find font file '\(name)'"
+      return "\(command): cannot find font file '\(name)'"
     case .unreadable(let name, let reason):
-      return "font: cannot read '\(name)': \(reason)"
+      return "\(command): cannot read '\(name)': \(reason)"
     case .unknown(let name, let available) where available.isEmpty:
-      return "font: unknown font '\(name)': no fonts found (set MEMESH_FONTS to memesh's Fonts "
-        + "folder)"
+      return "\(command): unknown font '\(name)': no fonts found (set MEMESH_FONTS to memesh's "
+        + "Fonts folder)"
     case .unknown(let name, let available):
-      return "font: unknown font '\(name)' (available: \(available.joined(separator: ", ")); "
-        + "'fonts --installed' lists the system's)"
+      return "\(command): unknown font '\(name)' (available: "
+        + "\(available.joined(separator: ", ")); 'fonts --installed' lists the system's)"
     case .engineUnavailable(let detail):
-      return detail ?? "font: FreeType failed to start"
+      return detail ?? "\(command): FreeType failed to start"
     }
   }
 }

@@ -94,8 +94,12 @@ extension Shell {
   ) throws -> Bool {
     guard settings.previewMode != .none, let window = drawingWindow else { return false }
     let cellPixels = window.cellPixelSize ?? PixelSize(width: 8, height: 16)
-    let columns = window.cells.columns
-    let rows = max(4, window.cells.rows - 4)
+    var columns = window.cells.columns
+    var rows = max(4, window.cells.rows - 4)
+    if settings.previewMode == .sixel {
+      columns = min(columns, max(1, AnimationPlayer.sixelLimit / cellPixels.width))
+      rows = min(rows, max(1, AnimationPlayer.sixelLimit / cellPixels.height))
+    }
     let preview = try AnimationPreview(
       data, name: name, boxes: recipe?.boxes ?? [],
       font: recipe?.font ?? MemeRecipe.defaultFont, crop: recipe?.crop ?? .off,
@@ -124,14 +128,31 @@ extension Shell {
       return true
     }
     console.line("(\(Animations.summary(preview.info)); any key stops)")
-    var pictures: [(TerminalPreview.Picture, Int)] = []
+    // The drawn frames are kept for the next loops while they fit in `cacheBytes`; past that
+    // each loop decodes the animation again, so a long one never holds all its frames.
+    var cache: [(TerminalPreview.Picture, Int)] = []
+    var caching = true
+    var cachedBytes = 0
+    var decoded = 0
     try AnimationPlayer.play(
       next: { index in
-        if index < pictures.count { return pictures[index] }
-        guard pictures.count == index, let (image, delay) = try preview.next() else { return nil }
-        var picture = draw(image)
-        picture.text = AnimationPlayer.replacing(picture, mode: settings.previewMode)
-        pictures.append((picture, delay))
+        if caching, index < cache.count { return cache[index] }
+        if index == 0, decoded > 0 {
+          try preview.rewind()
+          decoded = 0
+        }
+        guard index == decoded, let (image, delay) = try preview.next() else { return nil }
+        decoded += 1
+        let picture = draw(image)
+        if caching {
+          cachedBytes += picture.text.utf8.count
+          if cachedBytes > AnimationPlayer.cacheBytes {
+            caching = false
+            cache = []
+          } else {
+            cache.append((picture, delay))
+          }
+        }
         return (picture, delay)
       }, frameCount: preview.info.frameCount)
     return true
@@ -141,8 +162,16 @@ extension Shell {
 /// The terminal side of playing: frames drawn over each other at their delays, in raw mode so a
 /// key stops it without Enter (Ctrl-C arrives as a key too, so nothing is left half-drawn).
 enum AnimationPlayer {
-  /// The kitty image id every frame is sent under, so each replaces the last.
-  static let kittyImage = 4_216_016
+  /// The most bytes of drawn frames kept for the next loops.
+  static let cacheBytes = 64 << 20
+  /// The widest and tallest sixel frame, in pixels: xterm draws nothing of a sixel picture
+  /// larger than its maxGraphicSize, 1000×1000 by default.
+  static let sixelLimit = 1000
+
+  /// The first kitty image id memesh plays under.
+  static let kittyImage: UInt32 = 4_216_016
+  /// Plays so far in this process: each takes two kitty image ids of its own.
+  private static let playCount = Mutex<UInt32>(0)
 
   /// Draws frame 0, 1, … (from `next`, nil when there is no such frame), looping, until a key.
   static func play(
@@ -162,7 +191,9 @@ enum AnimationPlayer {
       Console.writeAll(1, "\r\n\u{1B}[?25h")
       if raw { tcsetattr(0, TCSANOW, &saved) }
     }
+    let ids = kittyIDs()
     var index = 0
+    var shown = 0
     while true {
       guard let (picture, delay) = try next(index) else {
         if index == 0 { return }
@@ -172,13 +203,27 @@ enum AnimationPlayer {
       let started = Date()
       // Back to the picture's top-left corner, then the frame over the last one.
       var text = drawnRows > 1 ? "\r\u{1B}[\(drawnRows - 1)A" : "\r"
-      text += picture.text
+      text +=
+        picture.mode == .kitty
+        ? kittyFrame(picture.text, id: ids[shown % 2], replacing: ids[(shown + 1) % 2])
+        : picture.text
       Console.writeAll(1, text)
       drawnRows = picture.cells.rows
       index = (index + 1) % max(1, frameCount)
+      shown += 1
       let waited = Int(Date().timeIntervalSince(started) * 1000)
       if keyPressed(within: max(0, delay - waited)) { return }
     }
+  }
+
+  /// Two kitty image ids no earlier play in this process used: the last frame a play leaves on
+  /// the screen (and in the scrollback) stays when the next play starts.
+  static func kittyIDs() -> [UInt32] {
+    let play = playCount.withLock { count in
+      defer { count = (count + 1) % 1_000_000 }
+      return count
+    }
+    return [kittyImage + play * 2, kittyImage + play * 2 + 1]
   }
 
   /// Whether a key arrives on standard input within `milliseconds` (the key is read).
@@ -196,14 +241,12 @@ enum AnimationPlayer {
     }
   }
 
-  /// A frame's text with its kitty image replaced in place (every frame under one image id,
-  /// the previous placement deleted first); other modes draw over the cells.
-  static func replacing(_ picture: TerminalPreview.Picture, mode: PreviewMode) -> String {
-    guard picture.mode == .kitty else { return picture.text }
-    let delete = "\u{1B}_Ga=d,d=I,i=\(kittyImage),q=2\u{1B}\\"
-    return delete
-      + picture.text.replacingOccurrences(
-        of: "\u{1B}_Ga=T,", with: "\u{1B}_Ga=T,i=\(kittyImage),")
+  /// A kitty frame's text sent under image `id`, then the previous frame's image (`replacing`)
+  /// deleted: the new frame is on the screen before the old one goes, so the cells never go
+  /// blank while a frame's PNG is still arriving.
+  static func kittyFrame(_ text: String, id: UInt32, replacing previous: UInt32) -> String {
+    text.replacingOccurrences(of: "\u{1B}_Ga=T,", with: "\u{1B}_Ga=T,i=\(id),")
+      + "\u{1B}_Ga=d,d=I,i=\(previous),q=2\u{1B}\\"
   }
 }
 

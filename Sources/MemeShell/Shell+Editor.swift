@@ -221,22 +221,27 @@ extension Shell {
   // MARK: - Undo
 
   /// `undo`: the last thing done, whatever the view and whichever run did it — the editor's
-  /// last change (`new` and `cancel` included) or the last delete, by when each was made. A
-  /// draft saved before changes carried their time leaves the choice to the view, as before.
+  /// last change (`new` and `cancel` included), the last delete or the last `template rm`, by
+  /// when each was made. An editor step saved before changes carried their time comes first in
+  /// the editor and after a delete elsewhere, as before; a template removed by a memesh that
+  /// kept no time comes last.
   func undo() throws {
-    // Right after 'template rm', undo brings the template back.
-    if try undoTemplateRemoval() { return }
-    let deletion = try store.lastDeletion()
     let step = editor.history.canUndo ? editor.history.present : nil
-    let undoesDelete: Bool
-    switch (step, deletion) {
-    case (nil, nil): throw ShellError.nothingToUndo(inSentMemes: view != .editor)
-    case (nil, _?): undoesDelete = true
-    case (_?, nil): undoesDelete = false
-    case (let step?, let deletion?):
-      undoesDelete = step.date.map { deletion.deleted > $0 } ?? (view != .editor)
-    }
-    if undoesDelete {
+    let deletion = try store.lastDeletion()
+    let removal = templateStore.removals().last
+    // In order of precedence when two were made at the same moment.
+    let candidates: [(kind: UndoKind, date: Date)] = [
+      step.map { (.editorChange, $0.date ?? (view == .editor ? .distantFuture : .distantPast)) },
+      deletion.map { (.delete, $0.deleted) },
+      removal.map { (.templateRemoval, $0.date ?? .distantPast) },
+    ].compactMap { $0 }
+    guard let newest = candidates.max(by: { $0.date < $1.date })?.date,
+      let kind = candidates.first(where: { $0.date == newest })?.kind
+    else { throw ShellError.nothingToUndo(inSentMemes: view != .editor) }
+    switch kind {
+    case .templateRemoval:
+      try undoTemplateRemoval()
+    case .delete:
       guard let meme = try store.undoDelete() else {
         throw ShellError.nothingToUndo(inSentMemes: true)
       }
@@ -244,12 +249,15 @@ extension Shell {
       console.line("restored meme \(meme.id)")
       // Its files may have gone from the trash meanwhile: the record alone came back.
       if let problem = meme.problem { console.warning("meme \(meme.id): \(problem)") }
-      return
+    case .editorChange:
+      guard let label = editor.undo() else { throw ShellError.nothingToUndo(inSentMemes: false) }
+      view = .editor
+      console.line("undid \(label)")
     }
-    guard let label = editor.undo() else { throw ShellError.nothingToUndo(inSentMemes: false) }
-    view = .editor
-    console.line("undid \(label)")
   }
+
+  /// What `undo` can undo.
+  private enum UndoKind { case editorChange, delete, templateRemoval }
 
   /// `redo`.
   func redo() throws {
@@ -258,29 +266,34 @@ extension Shell {
     console.line("redid \(label)")
   }
 
-  /// `history`: the editor's steps, the current one marked, with the deletions `undo` can
-  /// still bring back placed among them by time (`-`).
+  /// `history`: the editor's steps, the current one marked, with the deletes and template
+  /// removals `undo` can still bring back placed among them by time (`-`).
   func listHistory() throws {
     let (steps, current) = editor.history.steps
-    var deletions = try store.deletions()
-    // Deletions older than the editor's first timed step came before this draft.
+    var others: [(date: Date, label: String)] =
+      try store.deletions().map { ($0.deleted, "delete meme \($0.meme.id) (in the sent memes)") }
+      + templateStore.removals().map {
+        ($0.date ?? .distantPast, "template rm \($0.name) (in the templates)")
+      }
+    others.sort { $0.date < $1.date }
+    // Those older than the editor's first timed step came before this draft: the last only.
     if let first = steps.lazy.compactMap(\.date).first {
-      let older = deletions.filter { $0.deleted < first }
-      deletions = Array(older.suffix(1)) + deletions.filter { $0.deleted >= first }
+      let older = others.filter { $0.date < first }
+      others = Array(older.suffix(1)) + others.filter { $0.date >= first }
     }
-    func listDeletions(before date: Date?) {
-      while let next = deletions.first, date.map({ next.deleted < $0 }) ?? true {
-        deletions.removeFirst()
-        console.line("  -  delete meme \(next.meme.id) (in the sent memes)")
+    func listOthers(before date: Date?) {
+      while let next = others.first, date.map({ next.date < $0 }) ?? true {
+        others.removeFirst()
+        console.line("  -  \(next.label)")
       }
     }
     for (index, step) in steps.enumerated() {
-      if let date = step.date { listDeletions(before: date) }
+      if let date = step.date { listOthers(before: date) }
       let marker = index == current ? "*" : " "
       let undone = index > current ? " (undone)" : ""
       console.line("\(marker) \(index + 1)  \(step.label)\(undone)")
     }
-    listDeletions(before: nil)
+    listOthers(before: nil)
   }
 
   // MARK: - Info

@@ -303,7 +303,6 @@ extension Shell {
   func delete(_ arguments: Arguments) throws {
     let id = try arguments.id(fallback: currentDetailID)
     let meme = try store.delete(id: id)
-    templateRemovalsToUndo = 0
     // The sent memes show afterwards, where undo brings the meme back.
     view = .sent
     console.line("deleted meme \(meme.id) ('undo' brings it back)")

@@ -184,29 +184,39 @@ extension Shell {
 
   // MARK: - Remove
 
-  /// `template rm NAME`: into the templates' trash; `undo` brings it back.
+  /// `template rm NAME`: into the templates' trash; `undo` brings it back, in its place among
+  /// the other changes (also after a restart). A template that cannot be read goes there too,
+  /// as it is, with a warning saying what is wrong with it.
   func removeTemplate(named name: String) throws {
-    _ = try existingTemplate(name, command: "template rm")
-    try templateStore.remove(named: name)
-    templateRemovalsToUndo += 1
+    let store = templateStore
+    guard TemplateName.problem(name) == nil, store.names().contains(name) else {
+      _ = try existingTemplate(name, command: "template rm")
+      return
+    }
+    let removal: TemplateStore.Removal
+    do {
+      removal = try store.remove(named: name)
+    } catch StoreError.noTemplate {
+      _ = try existingTemplate(name, command: "template rm")
+      return
+    }
+    if let damage = removal.damage { console.warning(damage) }
     console.line("removed template '\(name)' ('undo' brings it back)")
   }
 
-  /// `undo` right after `template rm` (no other change since): brings the template back; false
-  /// when there is none to bring back, and `undo` undoes what it always does.
-  func undoTemplateRemoval() throws -> Bool {
-    guard templateRemovalsToUndo > 0 else { return false }
-    let restored: Template?
+  /// `undo` when the last thing done was a `template rm`: brings the template back.
+  func undoTemplateRemoval() throws {
+    let restored: TemplateStore.Removal?
     do {
       restored = try templateStore.undoRemove()
     } catch StoreError.templateExists(let name) {
       throw ShellError.templateExists(command: "undo", name: name)
     }
-    templateRemovalsToUndo -= 1
-    guard let template = restored else { return false }
-    console.line("restored template '\(template.name)'")
-    if let problem = template.problem { console.warning("template '\(template.name)': \(problem)") }
-    return true
+    guard let removal = restored else {
+      throw ShellError.nothingToUndo(inSentMemes: view != .editor)
+    }
+    console.line("restored template '\(removal.name)'")
+    if let damage = removal.damage { console.warning(damage) }
   }
 
   // MARK: - List

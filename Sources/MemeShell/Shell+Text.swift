@@ -34,10 +34,13 @@ extension Shell {
       let index = try boxIndex(first)
       let rest = line.afterFirst
       let (keyword, values) = TextCommandLine.firstWord(of: rest)
+      // A setting's name followed by what reads as its value is that setting; anything else
+      // is the box's text (`text 2 at last`).
       if let keyword,
-        let setting = Self.boxSettings.first(where: { $0.name == keyword.lowercased() })
+        let setting = Self.boxSettings.first(where: { $0.name == keyword.lowercased() }),
+        let words = try? line.words(of: values), setting.readsAsValue(words)
       {
-        try changeBox(index, setting, words: try line.words(of: values), arguments)
+        try changeBox(index, setting, words: words, arguments)
       } else if rest.isEmpty {
         printBox(index)
       } else {
@@ -252,7 +255,8 @@ extension Shell {
   static let boxSettings: [TextBoxSetting] = [
     TextBoxSetting(
       name: "at", usage: "X Y W H | top | middle | bottom | left | right",
-      choices: { _ in TextPlacement.named.map(\.description) }
+      choices: { _ in TextPlacement.named.map(\.description) },
+      readsAsValue: { $0.first.map(TextCommandLine.startsAPlace) ?? true }
     ) { shell, box, words, command in
       box.placement = try shell.parsePlacement(words, command: command)
     },
@@ -284,13 +288,19 @@ extension Shell {
       name: "font", usage: "NAME | default",
       choices: { shell in
         ["default"] + shell.catalog.fonts().filter { $0.problem == nil }.map(\.name)
-      }
-    ) { shell, box, words, _ in
+      },
+      // A font's name may have spaces (`DejaVu Serif`): the rest of the line is one.
+      readsAsValue: { _ in true }
+    ) { shell, box, words, command in
       let name = words.joined(separator: " ")
       if name.lowercased() == "default" {
         box.font = nil
       } else {
-        box.font = try shell.catalog.resolve(name).name
+        do {
+          box.font = try shell.catalog.resolve(name).name
+        } catch let error as FontError {
+          throw ShellError.boxFont(command: command, error)
+        }
       }
     },
     TextBoxSetting(name: "angle", usage: "DEGREES (-360 to 360, clockwise)", choices: { _ in [] }) {
@@ -327,14 +337,20 @@ struct TextBoxSetting: Sendable {
   var usage: String
   var choices: @Sendable (Shell) -> [String]
   var change: @Sendable (Shell, inout TextBox, [String], _ command: String) throws -> Void
+  /// Whether the words after the setting's name are meant as its value (then a bad one is an
+  /// error) rather than as the start of the box's text: by default one word (or none, which
+  /// asks for a value).
+  var readsAsValue: @Sendable ([String]) -> Bool
 
   init(
     name: String, usage: String, choices: @escaping @Sendable (Shell) -> [String],
+    readsAsValue: @escaping @Sendable ([String]) -> Bool = { $0.count <= 1 },
     change: @escaping @Sendable (Shell, inout TextBox, [String], _ command: String) throws -> Void
   ) {
     self.name = name
     self.usage = usage
     self.choices = choices
+    self.readsAsValue = readsAsValue
     self.change = change
   }
 

@@ -63,10 +63,6 @@ public final class Shell {
   /// What opening the store and the draft had to say to a person at a terminal, kept for under
   /// the banner (`greet`): warnings, and the note on the restored draft.
   var startMessages: [(isWarning: Bool, text: String)] = []
-  /// How many `template rm` this session did since the last other change: `undo` brings those
-  /// templates back first (`Shell+Templates.swift`).
-  var templateRemovalsToUndo = 0
-
   /// Opens the store and the draft under `home`, restoring the draft with a notice.
   public init(
     home: URL, console: Console, settings: Settings,
@@ -265,7 +261,6 @@ public final class Shell {
   /// shows the editor.
   func apply(_ action: EditorAction, label: String) {
     editor.apply(action, label: label)
-    templateRemovalsToUndo = 0
     view = .editor
   }
 

@@ -1,4 +1,5 @@
 import MemeCore
+import MemeMedia
 
 /// What went wrong in a shell command, as data: each case carries the values the user needs
 /// (which command, which word or path, why). `message` words every case, here and nowhere else;
@@ -49,6 +50,8 @@ enum ShellError: UserFacingError, Equatable {
   case noSuchBox(command: String, word: String, count: Int)
   /// A value a box cannot take (`text 2 color chartreuse-ish`); `expected` says what it takes.
   case badBoxValue(command: String, word: String, expected: String)
+  /// `text N font NAME` with a font that cannot be used.
+  case boxFont(command: String, FontError)
   /// `text add` on a meme with as many boxes as a recipe keeps.
   case tooManyBoxes(limit: Int)
   /// `preview --frame N` past the animation's `count` frames.
@@ -166,6 +169,8 @@ enum ShellError: UserFacingError, Equatable {
         : "\(command): no box \(Display.cell(word, limit: 20)) (\(boxes))"
     case .badBoxValue(let command, let word, let expected):
       return "\(command): '\(Display.cell(word, limit: 40))' is not \(expected)"
+    case .boxFont(let command, let error):
+      return error.message(command: command)
     case .tooManyBoxes(let limit):
       return "text add: a meme keeps at most \(limit) boxes ('text rm N' removes one)"
     case .noSuchFrame(let frame, let count):

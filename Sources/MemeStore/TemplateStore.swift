@@ -9,12 +9,23 @@ import MemeSystem
 /// The templates on disk, one folder each, under `<home>/templates`.
 ///
 /// Layout: `<name>/template.plist` (the record, written last), `<name>/picture.<ext>`,
-/// `<name>/style-<style>.<ext>`, `<name>/thumb.png`; `trash/<n>-<name>/` for removed templates
-/// (`n` counts up, so `undoRemove` takes the highest); `.lock` (flock) held around every change.
+/// `<name>/style-<style>.<ext>`, `<name>/thumb.png`; `trash/<n>-<name>@<µs>/` for removed
+/// templates (`n` counts up, so `undoRemove` takes the highest; `µs` is when it was removed, in
+/// microseconds since 1970, so `undo` can place it among the other changes; a memesh before
+/// that wrote `<n>-<name>`); `.lock` (flock) held around every change.
 /// A new template is written whole into a `.tmp-` folder and renamed into place, so it appears
 /// complete or not at all. Every path is reached from the folder opened once, without following
 /// a symlink; a folder that cannot be read is reported and left where it is, never removed.
 public final class TemplateStore: @unchecked Sendable {
+  /// A template in the trash: its name and when it was removed (nil when an older memesh
+  /// removed it without keeping the time); for `remove`, why it could not be read, if it could
+  /// not.
+  public struct Removal: Sendable, Equatable {
+    public let name: String
+    public let date: Date?
+    public var damage: String?
+  }
+
   /// How many removed templates `undoRemove` can bring back.
   public static let defaultTrashLimit = 20
 
@@ -199,16 +210,27 @@ public final class TemplateStore: @unchecked Sendable {
     return finished
   }
 
-  /// Moves the template `name` to the trash; `undoRemove` brings it back.
+  /// Moves the template `name` to the trash; `undoRemove` brings it back. A folder that cannot
+  /// be read as a template (a damaged record, a missing picture) is moved there as it is, and
+  /// the removal says why (`damage`); a symlink or a file at the name is refused and left.
   @discardableResult
-  public func remove(named name: String) throws(StoreError) -> Template {
-    let template = try self.template(named: name)
+  public func remove(named name: String) throws(StoreError) -> Removal {
+    if let problem = TemplateName.problem(name) { throw .badTemplateName(problem: problem) }
+    try requireFolder(name)
+    var damage: String?
+    do {
+      damage = try read(name).problem.map { "template '\(name)': \($0)" }
+    } catch {
+      damage = error.message
+    }
+    let date = clock()
     try withWriteLock {
-      guard files.kind(path(name)) == .directory else { throw StoreError.noTemplate(name: name) }
+      try requireFolder(name)
       try files.makeDirectory(trashPath)
       let trashed = trashEntries()
       let number = (trashed.last?.number ?? 0) + 1
-      let destination = trashPath + "/\(number)-\(name)"
+      let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded(.down))
+      let destination = trashPath + "/\(number)-\(name)@\(micros)"
       try files.renameWithoutReplacing(path(name), to: destination)
       do {
         try files.synchronizeDirectory(root)
@@ -217,15 +239,37 @@ public final class TemplateStore: @unchecked Sendable {
         try? files.rename(destination, to: path(name))
         throw error
       }
-      for old in trashed.dropLast(max(0, trashLimit - 1)) { purge(old.entry) }
+      // Only whole templates are purged (and counted): a damaged one stays as it was moved.
+      let whole = trashed.filter { isWhole($0.entry) }
+      for old in whole.dropLast(max(0, trashLimit - 1)) { purge(old.entry) }
     }
-    return template
+    return Removal(name: name, date: date, damage: damage)
+  }
+
+  /// Throws unless `name` is a folder (not a symlink, not a file).
+  private func requireFolder(_ name: String) throws(StoreError) {
+    switch files.kind(path(name)) {
+    case .directory: return
+    case .missing: throw .noTemplate(name: name)
+    case .symlink: throw .damagedTemplate(path: path(name), reason: "it is a symlink, refused")
+    default: throw .damagedTemplate(path: path(name), reason: "not a folder memesh made")
+    }
+  }
+
+  /// Whether the trash's `entry` holds a template record that reads.
+  private func isWhole(_ entry: String) -> Bool {
+    guard
+      let data = try? files.read(
+        trashPath + "/" + entry + "/template.plist", limit: TemplateRecord.maximumBytes)
+    else { return false }
+    return (try? TemplateRecord.decode(data, folderName: trashName(entry) ?? "")) != nil
   }
 
   /// Brings back the template removed last (also after a restart); nil when the trash is empty.
-  /// Refused, with the trash as it was, when a template of that name was made since.
-  public func undoRemove() throws(StoreError) -> Template? {
-    let name: String? = try withWriteLock {
+  /// Refused, with the trash as it was, when a template of that name was made since. `damage`
+  /// says why the template brought back cannot be read, if it cannot.
+  public func undoRemove() throws(StoreError) -> Removal? {
+    let removal: Removal? = try withWriteLock {
       guard let last = trashEntries().last else { return nil }
       guard files.kind(path(last.name)) == .missing else {
         throw StoreError.templateExists(name: last.name)
@@ -238,10 +282,17 @@ public final class TemplateStore: @unchecked Sendable {
         try? files.rename(path(last.name), to: trashPath + "/" + last.entry)
         throw error
       }
-      return last.name
+      return Removal(name: last.name, date: last.date)
     }
-    guard let name else { return nil }
-    return try template(named: name)
+    guard var removal else { return nil }
+    do {
+      removal.damage = try template(named: removal.name).problem.map {
+        "template '\(removal.name)': \($0)"
+      }
+    } catch {
+      removal.damage = error.message
+    }
+    return removal
   }
 
   /// The name of the template `undoRemove` would bring back, or nil.
@@ -249,20 +300,39 @@ public final class TemplateStore: @unchecked Sendable {
     trashEntries().last?.name
   }
 
-  /// The trash's `<n>-<name>` folders, oldest first.
-  func trashEntries() -> [(number: Int, name: String, entry: String)] {
-    var result: [(number: Int, name: String, entry: String)] = []
+  /// The templates in the trash, oldest removal first: what `undoRemove` brings back, last first.
+  public func removals() -> [Removal] {
+    trashEntries().map { Removal(name: $0.name, date: $0.date) }
+  }
+
+  /// The trash's `<n>-<name>@<µs>` (or `<n>-<name>`) folders, oldest first.
+  func trashEntries() -> [(number: Int, name: String, entry: String, date: Date?)] {
+    var result: [(number: Int, name: String, entry: String, date: Date?)] = []
     for entry in files.entries(trashPath) {
       guard let dash = entry.firstIndex(of: "-"), let number = Int(entry[..<dash]),
-        number > 0, number < 1_000_000_000, String(number) == entry[..<dash]
+        number > 0, number < 1_000_000_000, String(number) == entry[..<dash],
+        let name = trashName(entry), files.kind(trashPath + "/" + entry) == .directory
       else { continue }
-      let name = String(entry[entry.index(after: dash)...])
-      guard TemplateName.problem(name) == nil,
-        files.kind(trashPath + "/" + entry) == .directory
-      else { continue }
-      result.append((number, name, entry))
+      var date: Date?
+      if let at = entry.lastIndex(of: "@") {
+        let digits = entry[entry.index(after: at)...]
+        // Microseconds from 1970 to 9999, as memesh writes them.
+        guard let micros = Int64(digits), String(micros) == digits, micros > 0,
+          micros < 253_402_300_800_000_000
+        else { continue }
+        date = Date(timeIntervalSince1970: Double(micros) / 1_000_000)
+      }
+      result.append((number, name, entry, date))
     }
     return result.sorted { $0.number < $1.number }
+  }
+
+  /// The template name in a trash entry `<n>-<name>[@<µs>]`, or nil when it is not one.
+  private func trashName(_ entry: String) -> String? {
+    guard let dash = entry.firstIndex(of: "-") else { return nil }
+    var name = entry[entry.index(after: dash)...]
+    if let at = name.lastIndex(of: "@") { name = name[..<at] }
+    return TemplateName.problem(String(name)) == nil ? String(name) : nil
   }
 
   /// Removes a trashed template: renamed to a `.tmp-` name first, so a removal cut short leaves

@@ -108,6 +108,9 @@ struct TemplateStoreTests {
       try store.remove(named: "two")
       #expect(store.list().templates.isEmpty)
       #expect(store.lastRemoved() == "two")
+      // When each was removed is kept with it, for undo's one timeline.
+      let dates = store.removals().compactMap(\.date)
+      #expect(dates.count == 2 && dates[0] <= dates[1])
       // A new session brings them back newest first.
       let again = TemplateStore(directory: store.directory)
       #expect(try again.undoRemove()?.name == "two")
@@ -139,6 +142,16 @@ struct TemplateStoreTests {
       try store.remove(named: name)
     }
     #expect(store.trashEntries().map(\.name) == ["b", "c"])
+    // A damaged template in the trash is never purged, nor counted.
+    let broken = scratch.url.appendingPathComponent("templates/broken")
+    try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+    try Data("damaged".utf8).write(to: broken.appendingPathComponent("template.plist"))
+    try store.remove(named: "broken")
+    for name in ["d", "e"] {
+      try store.add(sample(name), picture: Self.picture, styles: [Data([1])])
+      try store.remove(named: name)
+    }
+    #expect(store.trashEntries().map(\.name) == ["broken", "d", "e"])
   }
 
   @Test func damagedFoldersAreReportedAndKept() throws {
@@ -190,6 +203,17 @@ struct TemplateStoreTests {
         #expect(FileKind(path: root + "/" + name) != .missing)
       }
       #expect(try store.undoRemove()?.name == "drake")
+      // Removed on request: moved to the trash as they are, saying why; a symlink is refused.
+      for name in ["huge", "newer", "empty", "escape", "gone"] {
+        let removal = try store.remove(named: name)
+        #expect(removal.damage != nil, "\(name)")
+        #expect(FileKind(path: root + "/" + name) == .missing)
+      }
+      #expect(throws: StoreError.self) { try store.remove(named: "linked") }
+      #expect(FileKind(path: root + "/linked") == .symlink)
+      #expect(store.list().problems.count == 1)
+      let back = try store.undoRemove()
+      #expect(back?.name == "gone" && back?.damage?.contains("is missing") == true)
     }
   }
 
