@@ -51,11 +51,6 @@ public struct Meme: Sendable, Equatable, Codable, Identifiable {
     self.thumbnailFile = thumbnailFile
   }
 
-  /// The recipe as embedded in the meme's files.
-  public var embeddedRecipe: EmbeddedRecipe {
-    EmbeddedRecipe(recipe: recipe, originalSHA256: originalSHA256)
-  }
-
   /// Reads a record: the recipe's keys (version 1's `top` and `bottom`, or `boxes`) beside the
   /// meme's own.
   public init(from decoder: any Decoder) throws {

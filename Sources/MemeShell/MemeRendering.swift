@@ -54,7 +54,7 @@ enum MemeRendering {
       drawn.report = try renderer.report(
         boxes: state.recipe.boxes, font: state.recipe.font, imageSize: full)
     }
-    // Whether a JPEG share splices the captions into the photo (issue 19), or why not.
+    // Whether a JPEG share splices the captions into the photo, or why not.
     if let splice = JPEGSplice.explanation(for: picture, crop: state.recipe.crop) {
       drawn.report.explanation += "\n" + splice
     }

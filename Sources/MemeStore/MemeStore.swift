@@ -227,14 +227,6 @@ public final class MemeStore: @unchecked Sendable {
     return (store, store.notice)
   }
 
-  /// `MEMESH_HOME`, else `$XDG_DATA_HOME/memesh`, else `~/.local/share/memesh`
-  /// (`MemeshPaths.home`).
-  public static func defaultHome(
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> URL {
-    URL(fileURLWithPath: MemeshPaths.home(flag: nil, environment: environment))
-  }
-
   // MARK: - Paths
 
   var indexPath: String { directory.path + "/index.plist" }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import MemeMedia
 
-/// Text boxes as a user sees them drawn (issue 14): each in its own rectangle, aligned, coloured,
+/// Text boxes as a user sees them drawn: each in its own rectangle, aligned, coloured,
 /// turned, in list order, clipped at the picture's edge with a warning.
 @Suite struct CaptionBoxTests {
   let renderer = CaptionRenderer(catalog: .standard())

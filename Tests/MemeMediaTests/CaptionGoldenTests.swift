@@ -42,7 +42,7 @@ import Testing
     TextBox(text: text, placement: .rect(TextFrame(x: x, y: y, width: width, height: height)))
   }
 
-  /// Layouts of several boxes (issue 14): memegen's templates and every style a box has.
+  /// Layouts of several boxes: memegen's templates and every style a box has.
   static let boxCases: [Case] = [
     .boxes(
       "boxes-drake", width: 300, height: 300,

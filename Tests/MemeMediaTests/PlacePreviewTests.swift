@@ -115,30 +115,6 @@ import Testing
     let anonymous = last.contains("a=T,f=100") && !last.contains("a=T,i=")
     #expect(deletes && anonymous)
   }
-
-  /// Prints how long a frame takes in each mode (debug build, this machine, now); `make bench`
-  /// (memesh-render-bench --place) times the release build against whole previews.
-  @Test func frameTimes() throws {
-    for (mode, depth) in [
-      (PreviewMode.kitty, ColorDepth.truecolor), (.sixel, .truecolor), (.symbols, .truecolor),
-      (.symbols, .indexed256),
-    ] {
-      let placing = try Self.preview(mode, depth: depth, columns: 80, rows: 21)
-      _ = placing.frame(Self.boxes[0])
-      var times: [Double] = []
-      for step in 1...5 {
-        let start = ContinuousClock.now
-        _ = placing.frame(Self.moved(step))
-        let duration = ContinuousClock.now - start
-        times.append(
-          Double(duration.components.seconds) * 1000
-            + Double(duration.components.attoseconds) / 1e15)
-      }
-      print(
-        "place frame, \(mode) \(depth), \(placing.cells): "
-          + times.map { String(format: "%.1f", $0) }.joined(separator: ", ") + " ms (debug)")
-    }
-  }
 }
 
 /// The cells a terminal shows after some text: enough of a terminal for chafa's block symbols

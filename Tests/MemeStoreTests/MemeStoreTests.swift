@@ -173,14 +173,6 @@ import MemeSystem
     #expect(try MemeStore(directory: scratch.memes).memes() == [meme])
   }
 
-  @Test func defaultHomeFollowsMemeshHomeThenXDG() {
-    #expect(MemeStore.defaultHome(environment: ["MEMESH_HOME": "/a/b"]).path == "/a/b")
-    #expect(
-      MemeStore.defaultHome(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]).path
-        == "/x/memesh")
-    #expect(MemeStore.defaultHome(environment: ["HOME": "/h"]).path == "/h/.local/share/memesh")
-  }
-
   /// A folder the index does not list is never memesh's to remove: it stays, is reported, and
   /// its id is not handed out again. Temporary names memesh made are cleaned.
   @Test func anUnlistedFolderIsKeptReportedAndItsIDNotReused() throws {
