@@ -523,7 +523,8 @@ def main():
         file.write(profile)
     keep_reference("icc.heic")
 
-    # Seeds for the fuzz target (Tests/Fuzz/corpus/heif): one of each kind; the iPhone-style
+    # Seeds for the fuzz target (Tests/Fuzz/corpus/heif): one of each kind (grid-2x2 for the
+    # tile-by-tile decode, the others for libheif's one call); the iPhone-style
     # portrait and the 10-bit AVIF for the transcripts (transcripts/heic.t).
     if out_dir == DEFAULT_OUT:
         transcript_images = os.path.join(ROOT, "transcripts", "images")
@@ -535,7 +536,8 @@ def main():
         shutil.rmtree(corpus, ignore_errors=True)
         os.makedirs(corpus)
         for name in ("cat.heic", "cat.avif", "cat-10bit.avif", "alpha.heic", "icc.heic",
-                     "grid-irot-exif-6.heic", "orientation-5.heic", "exif-6-no-irot.heic"):
+                     "grid-irot-exif-6.heic", "orientation-5.heic", "exif-6-no-irot.heic",
+                     "grid-2x2.heic"):
             shutil.copy(os.path.join(out_dir, name), corpus)
 
     for name in sorted(os.listdir(out_dir)):

@@ -74,6 +74,9 @@ struct memesh_decoder {
   size_t icc_size;
   int icc_tried;
   int over_limit;  // refused by check_pixels: source_width × source_height is over the cap
+  double time_limit;  // seconds memesh_decoder_read may take (0: no limit)
+  double deadline;    // CLOCK_MONOTONIC seconds when memesh_decoder_read must stop (0: none)
+  int over_time;      // memesh_decoder_read stopped at the deadline
   // PNG
   int png_image_started;  // png_read_info is done: later chunks come after the image data
   png_structp png;
@@ -220,6 +223,28 @@ static int check_pixels(memesh_decoder *decoder, uint64_t width, uint64_t height
 
 int memesh_decoder_over_limit(const memesh_decoder *decoder) { return decoder->over_limit; }
 
+// MARK: - Time limit
+
+static double monotonic_seconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+void memesh_decoder_limit_time(memesh_decoder *decoder, double seconds) {
+  decoder->time_limit = seconds > 0 ? seconds : 0;
+}
+
+int memesh_decoder_over_time(const memesh_decoder *decoder) { return decoder->over_time; }
+
+/// Whether memesh_decoder_read has run past its deadline; the failure then says so.
+static int past_deadline(memesh_decoder *decoder) {
+  if (decoder->deadline == 0 || monotonic_seconds() < decoder->deadline) return 0;
+  decoder->over_time = 1;
+  set_message(&decoder->failure, "decoding took longer than its time limit");
+  return 1;
+}
+
 // MARK: - PNG decoding
 
 static void png_error_function(png_structp png, png_const_charp text) {
@@ -244,8 +269,11 @@ static void png_warning_function(png_structp png, png_const_charp text) {
   add_warning(failure, text);
 }
 
+/// libpng's source of bytes; while the pixels are read it is called for each piece of image
+/// data, which is where the time limit is checked.
 static void png_read_function(png_structp png, png_bytep target, size_t length) {
   memesh_decoder *decoder = png_get_io_ptr(png);
+  if (past_deadline(decoder)) png_error(png, decoder->failure.message);
   if (length > decoder->size - decoder->offset) png_error(png, "the file ends early");
   memcpy(target, decoder->data + decoder->offset, length);
   decoder->offset += length;
@@ -396,7 +424,9 @@ static int png_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
   rows = NULL;
   free(new_rows);
 
-  // Every pixel is in: a file cut or damaged after the image data still loads, with a warning.
+  // Every pixel is in: a file cut or damaged after the image data still loads, with a warning
+  // (and the time limit no longer applies).
+  decoder->deadline = 0;
   if (setjmp(png_jmpbuf(decoder->png))) {
     warn_damage_after_image(&decoder->failure);
     return MEMESH_OK;
@@ -445,10 +475,12 @@ static void jpeg_silent_output(j_common_ptr info) { (void)info; }
 static const uint64_t max_scan_pixels = 1600000000u;
 
 /// Counts scans as libjpeg reads them: a progressive file with thousands of scans, or with
-/// more scans than its size allows, is refused.
+/// more scans than its size allows, is refused. libjpeg calls it every few rows of every pass,
+/// which is where the time limit is checked.
 static void jpeg_progress_function(j_common_ptr info) {
   if (!info->is_decompressor) return;
   memesh_decoder *decoder = info->client_data;
+  if (past_deadline(decoder)) longjmp(decoder->failure.jump, 1);
   j_decompress_ptr jpeg = (j_decompress_ptr)info;
   int scan = jpeg->input_scan_number;
   uint64_t pixels = (uint64_t)jpeg->image_width * jpeg->image_height;
@@ -606,7 +638,8 @@ static int jpeg_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
     progress_rows(decoder->progress, first + read);
   }
   // Every pixel is in: damage after the image (a stray scan before EOI) loads, with a warning,
-  // as the PNG decoder does.
+  // as the PNG decoder does (and the time limit no longer applies).
+  decoder->deadline = 0;
   if (setjmp(decoder->failure.jump)) {
     warn_damage_after_image(&decoder->failure);
     return MEMESH_OK;
@@ -616,6 +649,7 @@ static int jpeg_read_pixels(memesh_decoder *decoder, uint8_t *rgba) {
 }
 
 int memesh_decoder_read(memesh_decoder *decoder, uint8_t *rgba) {
+  decoder->deadline = decoder->time_limit > 0 ? monotonic_seconds() + decoder->time_limit : 0;
   int status;
   switch (decoder->kind) {
   case 1: status = png_read_pixels(decoder, rgba); break;

@@ -736,6 +736,110 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
 /// Scans with fewer MCUs than this are indexed on one thread (a thread costs more).
 #define TAIL_MIN_MCUS 2048
 
+// MARK: - Scans with restart markers
+
+/// MCUs `first ..< end` of a scan with restart markers, indexed from bit `position` with
+/// `restarts` intervals already begun (the range starts on an interval's first MCU, DC
+/// prediction from zero). Two ranges split at a restart marker are indexed on two threads with
+/// nothing guessed: each interval's first byte is known from the markers.
+typedef struct restart_range {
+  const jpeg_file *file;
+  scan_index *index;
+  bool keep_dc;
+  size_t first, end;
+  uint64_t position;
+  size_t restarts;
+  memesh_splice_refusal refusal;
+  /// Where the range ended, and the DC predictors there.
+  int32_t predictor[3];
+} restart_range;
+
+static void *index_restart_range(void *argument) {
+  restart_range *range = argument;
+  const jpeg_file *file = range->file;
+  scan_index *index = range->index;
+  uint64_t position = range->position;
+  int32_t predictor[3] = {0, 0, 0};
+  range->refusal = MEMESH_SPLICE_DAMAGED;
+  for (size_t mcu = range->first; mcu < range->end; mcu++) {
+    if (mcu > range->first && mcu % file->restart_interval == 0) {
+      // The interval ended: only its padding may be left before the next one's first byte.
+      if (range->restarts == index->segment_count) return NULL;
+      uint64_t next = (uint64_t)index->segment[range->restarts++] * 8;
+      if (position > next || next - position >= 8) return NULL;
+      position = next;
+      predictor[0] = predictor[1] = predictor[2] = 0;
+    }
+    uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+    index->mcu_offset[mcu] = position;
+    for (int part = 0; part < 3; part++) {
+      index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
+    }
+    for (int part = 0; part < file->components; part++) {
+      const component *c = &file->component[part];
+      int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
+      for (int v = 0; v < down; v++) {
+        for (int h = 0; h < across; h++) {
+          if (!read_block(index->bits, &position, &file->dc[c->dc], &file->ac[c->ac],
+                          &predictor[part], NULL, true) ||
+              position > index->bit_count) {
+            return NULL;
+          }
+          if (range->keep_dc) {
+            index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
+          }
+        }
+      }
+    }
+    if (x + 1 == file->mcus_across) {
+      index->row_end[y] = position;
+      for (int part = 0; part < 3; part++) {
+        index->row_end_predictor[(size_t)y * 3 + (size_t)part] = (int16_t)predictor[part];
+      }
+    }
+  }
+  range->position = position;
+  memcpy(range->predictor, predictor, sizeof predictor);
+  range->refusal = MEMESH_SPLICE_OK;
+  return NULL;
+}
+
+/// Indexes a scan with restart markers: a large one in two ranges on two threads, split at the
+/// marker nearest its middle. Leaves the end position and predictors in `*end`.
+static memesh_splice_refusal index_with_restarts(const jpeg_file *file, scan_index *index,
+                                                 bool keep_dc, restart_range *end) {
+  size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
+  restart_range head = {.file = file, .index = index, .keep_dc = keep_dc, .end = mcus};
+  restart_range tail = head;
+  size_t split = index->segment_count / 2;  // segment[split] begins interval split + 1
+  size_t middle = (split + 1) * (size_t)file->restart_interval;
+  pthread_t helper;
+  bool helped = false;
+  if (mcus >= TAIL_MIN_MCUS && index->segment_count >= 2 && middle < mcus) {
+    head.end = tail.first = middle;
+    tail.position = (uint64_t)index->segment[split] * 8;
+    tail.restarts = split + 1;
+    helped = pthread_create(&helper, NULL, index_restart_range, &tail) == 0;
+    if (!helped) head.end = mcus;
+  }
+  index->tail_mcu = helped ? middle : 0;
+  index_restart_range(&head);
+  if (!helped) {
+    *end = head;
+  } else {
+    pthread_join(helper, NULL);
+    if (head.refusal != MEMESH_SPLICE_OK) return head.refusal;
+    // The head must end where the tail began: in the padding before that marker.
+    uint64_t next = (uint64_t)index->segment[split] * 8;
+    if (head.restarts != split || head.position > next || next - head.position >= 8) {
+      return MEMESH_SPLICE_DAMAGED;
+    }
+    *end = tail;
+  }
+  if (end->refusal != MEMESH_SPLICE_OK) return end->refusal;
+  return end->restarts == index->segment_count ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
+}
+
 /// Indexes every MCU of the scan: its bit offset and DC predictors, and each block's DC value
 /// when `keep_dc`. Reads every code (there is no other way to find where a block ends) but
 /// keeps no coefficients and runs no IDCT.
@@ -767,17 +871,28 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
       if (index->dc[part] == NULL) return MEMESH_SPLICE_FAILED;
     }
   }
+  if (file->restart_interval > 0) {
+    restart_range end;
+    refusal = index_with_restarts(file, index, keep_dc, &end);
+    if (refusal != MEMESH_SPLICE_OK) return refusal;
+    index->mcu_offset[mcus] = end.position;
+    for (int part = 0; part < 3; part++) {
+      index->mcu_predictor[mcus * 3 + (size_t)part] = (int16_t)end.predictor[part];
+    }
+    // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
+    return index->bit_count - end.position >= 8 ? MEMESH_SPLICE_DAMAGED : MEMESH_SPLICE_OK;
+  }
   const uint8_t *bits = index->bits;
   uint64_t position = 0;
   int32_t predictor[3] = {0, 0, 0};
-  size_t mcu = 0, restarts = 0;
-  // The second half on a second thread (see tail_index), for a large scan without restarts.
+  size_t mcu = 0;
+  // The second half on a second thread (see tail_index), for a large scan.
   tail_index tail = {.file = file, .bits = bits, .bit_count = index->bit_count,
                      .start = index->bit_count / 2, .capacity = mcus + 1};
   pthread_t helper;
   bool helped = false, watching = false, adopted = false;
   size_t cursor = 0;
-  if (file->restart_interval == 0 && mcus >= TAIL_MIN_MCUS) {
+  if (mcus >= TAIL_MIN_MCUS) {
     tail.offset = malloc(tail.capacity * sizeof *tail.offset);
     tail.predictor = malloc(tail.capacity * 3 * sizeof *tail.predictor);
     tail.dc = malloc(tail.capacity * (size_t)file->blocks_per_mcu * sizeof *tail.dc);
@@ -811,14 +926,6 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
           }
         }
       }
-      if (file->restart_interval > 0 && mcu > 0 && mcu % file->restart_interval == 0) {
-        // The interval ended: only its padding may be left before the next one's first byte.
-        if (restarts == index->segment_count) return MEMESH_SPLICE_DAMAGED;
-        uint64_t next = (uint64_t)index->segment[restarts++] * 8;
-        if (position > next || next - position >= 8) return MEMESH_SPLICE_DAMAGED;
-        position = next;
-        predictor[0] = predictor[1] = predictor[2] = 0;
-      }
       index->mcu_offset[mcu] = position;
       for (int part = 0; part < 3; part++) {
         index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
@@ -839,11 +946,6 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
         }
       }
     }
-    if (adopted) break;
-    index->row_end[y] = position;
-    for (int part = 0; part < 3; part++) {
-      index->row_end_predictor[(size_t)y * 3 + (size_t)part] = (int16_t)predictor[part];
-    }
   }
 scanned:
   if (helped) {
@@ -854,21 +956,18 @@ scanned:
   free(tail.predictor);
   free(tail.dc);
   if (refusal != MEMESH_SPLICE_OK) return refusal;
-  if (restarts != index->segment_count) return MEMESH_SPLICE_DAMAGED;
   if (!adopted) {
     index->mcu_offset[mcu] = position;
     for (int part = 0; part < 3; part++) {
       index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
     }
   }
-  if (file->restart_interval == 0) {
-    // Without restarts a row ends where the next begins.
-    for (uint32_t y = 0; y < file->mcu_rows; y++) {
-      size_t next = (size_t)(y + 1) * file->mcus_across;
-      index->row_end[y] = index->mcu_offset[next];
-      memcpy(&index->row_end_predictor[(size_t)y * 3], &index->mcu_predictor[next * 3],
-             3 * sizeof *index->mcu_predictor);
-    }
+  // Without restarts a row ends where the next begins.
+  for (uint32_t y = 0; y < file->mcu_rows; y++) {
+    size_t next = (size_t)(y + 1) * file->mcus_across;
+    index->row_end[y] = index->mcu_offset[next];
+    memcpy(&index->row_end_predictor[(size_t)y * 3], &index->mcu_predictor[next * 3],
+           3 * sizeof *index->mcu_predictor);
   }
   // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
   if (index->bit_count - position >= 8) return MEMESH_SPLICE_DAMAGED;

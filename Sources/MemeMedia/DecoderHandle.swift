@@ -61,10 +61,11 @@ final class DecoderHandle: ImageDecoder {
     bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
   }
 
-  /// Turns a C status into a Swift error carrying the library's reason (a size over the cap is
-  /// worded by `DecodeLimits.check`, as for every format).
+  /// Turns a C status into a Swift error carrying the library's reason (a size over the cap and
+  /// the time limit are worded by `DecodeLimits`, as for every format).
   fileprivate func check(_ status: Int32) throws(MemeDecodeFailure) {
     guard status == Int32(MEMESH_OK) else {
+      if memesh_decoder_over_time(pointer) != 0 { throw limits.timeLimitFailure }
       if memesh_decoder_over_limit(pointer) != 0 {
         try limits.check(
           width: Int(memesh_decoder_source_width(pointer)),
@@ -90,6 +91,7 @@ final class DecoderHandle: ImageDecoder {
     into pixels: UnsafeMutablePointer<UInt8>, progress: OpaquePointer?
   ) throws(MemeDecodeFailure) {
     memesh_decoder_report_progress(pointer, progress)
+    memesh_decoder_limit_time(pointer, limits.maxDecodeSeconds)
     try check(memesh_decoder_read(pointer, pixels))
   }
 

@@ -18,8 +18,8 @@ public struct DecodeLimits: Sendable, Equatable {
   /// What `MEMESH_MAX_MEGAPIXELS` may ask for: up to 4,000 MP (16 GB of decoded pixels).
   public static let megapixelRange = 1...4000
 
-  /// Longest time a decoder that works in steps (a grid's tiles) may take before it stops;
-  /// a 12-MP phone photo takes well under a second.
+  /// Longest time a decode may take before it stops, checked where decoders work in steps
+  /// (a grid's tiles, libpng's and libjpeg's reading); a 12-MP photo takes well under a second.
   public var maxDecodeSeconds: Double
   /// The value of `MEMESH_MAX_DECODE_SECONDS` when it was set but not a number of seconds in
   /// `secondsRange` (the time-limit error then says so).

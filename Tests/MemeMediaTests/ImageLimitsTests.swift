@@ -158,3 +158,34 @@ import Testing
     #expect(probe.maxResidentKilobytes > 0 && probe.maxResidentKilobytes < 60_000, "\(probe)")
   }
 }
+
+// MARK: - Time limit
+
+extension ImageLimitsTests {
+  /// A 1000×1000 picture of noise (so neither encoder can make it trivially small), as `format`.
+  static func noise(as format: ImageFormat) throws -> Data {
+    var state: UInt32 = 12345
+    let pixels = (0..<(1000 * 1000 * 4)).map { index -> UInt8 in
+      if index % 4 == 3 { return 255 }
+      state = state &* 1_664_525 &+ 1_013_904_223
+      return UInt8(truncatingIfNeeded: state >> 24)
+    }
+    return try ImageCodec.encode(RGBAImage(width: 1000, height: 1000, pixels: pixels), as: format)
+  }
+
+  /// PNG and JPEG check the time limit as they read the image data (libpng asking for bytes,
+  /// libjpeg reporting progress): a limit too short for a megapixel stops the load with the
+  /// limit's words; the default limit loads it.
+  @Test(arguments: [ImageFormat.png, .jpeg])
+  func pngAndJPEGStopAtTheTimeLimit(_ format: ImageFormat) throws {
+    let data = try Self.noise(as: format)
+    let error = #expect(throws: MediaError.self) {
+      try ImageCodec.decode(data, name: "noise", limits: DecodeLimits(maxDecodeSeconds: 0.001))
+    }
+    #expect(
+      error?.message
+        == "cannot load 'noise': decoding took longer than the limit of 0.001 seconds (set "
+        + "MEMESH_MAX_DECODE_SECONDS to allow more)")
+    #expect(try ImageCodec.decode(data, name: "noise").image.width == 1000)
+  }
+}

@@ -312,6 +312,29 @@ import Testing
     #expect(different > 0 && same >= 31 - touched.count)
   }
 
+  /// A meme memesh spliced (a restart marker after every row of blocks) is indexed on two
+  /// threads split at the marker nearest its middle, nothing guessed; captioned again, every
+  /// block outside the new caption's rows still comes through.
+  @Test func aSplicedMemeIsIndexedOnTwoThreadsSplitAtARestartMarker() throws {
+    let photo = try JPEGSpliceTests.photoJPEG(width: 2560, height: 496)
+    let first = try renderer.render(
+      EditorState(picture: try JPEGSpliceTests.picture(photo), top: "first"), format: .jpeg
+    ).data
+    #expect(first.contains(Data([0xFF, 0xD0])))
+    let opened = try JPEGSplice.Source.open(first, maxPixels: 1 << 30).get()
+    // 31 rows of 160 MCUs, 30 restart markers: the second thread starts after the 16th row.
+    #expect(opened.tailMCU == 16 * 160)
+    JPEGSplice.remember(opened, sha256: Checksum.sha256(first))
+    let again = try renderer.render(
+      EditorState(picture: try JPEGSpliceTests.picture(first, name: "first.jpg"), bottom: "again"),
+      format: .jpeg)
+    let touched = try JPEGSpliceTests().touchedRows(
+      size: again.size, top: "", bottom: "again", mcuHeight: 16)
+    let (same, different) = try JPEGSpliceTests().compareBlocks(
+      source: first, meme: again.data, originMCU: (0, 0), touched: touched)
+    #expect(different > 0 && same >= 31 - touched.count)
+  }
+
   /// The DC values the second thread found (relative to its guess, then shifted) make the same
   /// 1/8-scale picture as a full decode reduced by 8, in the bottom half as in the top.
   @Test func theSecondHalfsDCValuesAreTheFullDecodes() throws {

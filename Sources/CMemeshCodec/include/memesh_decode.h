@@ -41,6 +41,11 @@ uint32_t memesh_decoder_source_width(const memesh_decoder *decoder);
 uint32_t memesh_decoder_source_height(const memesh_decoder *decoder);
 /// Decodes every pixel into `rgba` (width * height * 4 bytes, rows without padding).
 int memesh_decoder_read(memesh_decoder *decoder, uint8_t *rgba);
+/// Lets memesh_decoder_read take at most `seconds` (0: no limit): it checks the clock as libpng
+/// asks for more image data and as libjpeg reports its progress, and fails once past it.
+void memesh_decoder_limit_time(memesh_decoder *decoder, double seconds);
+/// 1 when memesh_decoder_read stopped at its time limit.
+int memesh_decoder_over_time(const memesh_decoder *decoder);
 /// 1 when memesh_decoder_open_* refused the picture for its size (no pixels, or more than
 /// `max_pixels`); memesh_decoder_source_width/height then give the size it has.
 int memesh_decoder_over_limit(const memesh_decoder *decoder);
