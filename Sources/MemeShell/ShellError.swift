@@ -1,6 +1,7 @@
 import MemeCore
 import MemeMedia
 import MemeStore
+import MemeSystem
 
 /// What went wrong in a shell command, as data: each case carries the values the user needs
 /// (which command, which word or path, why). `message` words every case, here and nowhere else;
@@ -70,6 +71,12 @@ enum ShellError: UserFacingError, Equatable {
   case fileExists(command: String, path: String, asked: Bool)
   /// A file `source` (or a transcript) cannot read.
   case cannotRead(command: String?, path: String, reason: String)
+
+  /// A file `source` (or a transcript) cannot read, as the system call failed: its path escaped
+  /// for the terminal, the reason in `SystemError`'s words.
+  static func cannotRead(command: String?, _ error: SystemError) -> ShellError {
+    .cannotRead(command: command, path: ImageCodec.displayName(error.path), reason: error.reason)
+  }
   /// `export` to a name of another format than the stored meme's.
   case exportFormatMismatch(id: Int, path: String, format: ImageFormat, named: String)
   /// A sent meme whose files a command needs are damaged or gone.
