@@ -44,7 +44,11 @@ extension Shell {
   func existingTemplate(_ name: String, command: String) throws -> Template {
     let store = templateStore
     if TemplateName.problem(name) == nil, store.names().contains(name) {
-      return try store.template(named: name)
+      do {
+        return try store.template(named: name)
+      } catch {
+        throw ShellError.templateStore(command: command, error)
+      }
     }
     let names = store.names()
     throw ShellError.noTemplate(
@@ -199,6 +203,8 @@ extension Shell {
     } catch StoreError.noTemplate {
       _ = try existingTemplate(name, command: "template rm")
       return
+    } catch {
+      throw ShellError.templateStore(command: "template rm", error)
     }
     if let damage = removal.damage { console.warning(damage) }
     console.line("removed template '\(name)' ('undo' brings it back)")

@@ -1,5 +1,6 @@
 import MemeCore
 import MemeMedia
+import MemeStore
 import MemeSystem
 
 /// What went wrong in a shell command, as data: each case carries the values the user needs
@@ -107,6 +108,9 @@ enum ShellError: UserFacingError, Equatable {
   case badTemplateName(command: String, problem: String)
   /// `template NAME STYLE` for a style the template does not have.
   case noTemplateStyle(name: String, style: String, styles: [String])
+  /// The templates' store refused `command` (a template that cannot be read, a symlink at its
+  /// name …): the store's words after the command's name, as every template error starts.
+  case templateStore(command: String, StoreError)
 
   // MARK: - Share
 
@@ -229,6 +233,8 @@ enum ShellError: UserFacingError, Equatable {
         + "removes it, or choose another name)"
     case .badTemplateName(let command, let problem):
       return "\(command): \(problem)"
+    case .templateStore(let command, let error):
+      return "\(command): \(error.message)"
     case .noTemplateStyle(let name, let style, let styles):
       return "template: '\(name)' has no style '\(Display.cell(style, limit: 40))'"
         + (styles.isEmpty ? " (it has none)" : " (its styles: \(styles.joined(separator: ", ")))")
