@@ -162,8 +162,9 @@ extension Shell {
   func startFromTemplate(named name: String, style: String?) throws {
     let template = try existingTemplate(name, command: "template")
     if let problem = template.problem {
-      throw StoreError.damagedTemplate(
-        path: templateStore.directory.path + "/" + name, reason: problem)
+      throw ShellError.templateStore(
+        command: "template",
+        .damagedTemplate(path: templateStore.directory.path + "/" + name, reason: problem))
     }
     var file = template.pictureFile
     var format = template.format

@@ -3,7 +3,7 @@ import Testing
 
 /// A symlink where a template's folder would be is refused, by `template rm` and by
 /// `template NAME`, with the command's name first as in every template error, and what it
-/// points at is left as it was.
+/// points at is left as it was; a template that cannot be read is named the same way.
 @Suite struct TemplateSymlinkTests {
   let home = FileManager.default.temporaryDirectory
     .appendingPathComponent("memesh-template-link-\(UUID().uuidString)")
@@ -37,5 +37,24 @@ import Testing
     let link = try FileManager.default.destinationOfSymbolicLink(
       atPath: templates.appendingPathComponent("link").path)
     #expect(link == outside.path)
+  }
+
+  @Test func anUnreadableTemplateIsNamedByTheCommand() throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    #expect(try memesh("load images/square.png; top base; template save base").status == 0)
+    let folder = home.appendingPathComponent("templates/base")
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("picture.png"))
+    let missing = try memesh("template base")
+    #expect(missing.status == 1)
+    #expect(
+      missing.errors
+        == "error: template: cannot read the template '\(folder.path)': its picture "
+        + "'picture.png' is missing\n")
+    try Data("not a property list".utf8).write(to: folder.appendingPathComponent("template.plist"))
+    let damaged = try memesh("template base")
+    #expect(damaged.status == 1)
+    #expect(
+      damaged.errors.hasPrefix("error: template: cannot read the template '\(folder.path)/"),
+      "\(damaged.errors)")
   }
 }
