@@ -56,7 +56,8 @@ let package = Package(
     // Plain values: no C, no terminal, no files.
     .target(name: "MemeCore"),
     // The system calls memesh changes the disk with: folders opened once and used without
-    // following symlinks, the one atomic write, errno in words, where the home is.
+    // following symlinks, the one atomic write, reading a whole file, errno in words, where
+    // the home is.
     .target(name: "MemeSystem"),
     // Every C library but libedit, behind Swift types (pictures, fonts, terminal graphics);
     // the ones most commands never need are opened on first use (SharedLibrary).
@@ -109,7 +110,7 @@ let package = Package(
     // A LineEditor with a fixed completer that MemeShellTests drive through a pseudo-terminal.
     .executableTarget(
       name: "line-editor-demo", dependencies: ["MemeShell"], path: "Tests/LineEditorDemo"),
-    // The JPEG splice's parts timed in-process, for `make bench` (issue 19).
+    // The JPEG splice's parts timed in-process, for `make bench`.
     .executableTarget(
       name: "memesh-splice-bench", dependencies: ["MemeMedia"], path: "Tests/SpliceBench"),
     // One meme from a photo to a file through MemeRenderer, timed by `make bench`.

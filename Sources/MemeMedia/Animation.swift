@@ -258,12 +258,6 @@ final class AnimationBytes: @unchecked Sendable {
 }
 
 extension ImageCodec {
-  /// Whether `data` is an animation memesh reads frame by frame: a GIF with more than one
-  /// image, or a WebP with an animation. Reads the file's structure only.
-  public static func isAnimation(_ data: Data) -> Bool {
-    (try? animationInfo(data, name: "")).map { $0.frameCount > 1 } ?? false
-  }
-
   /// The facts of an animated GIF or WebP (frames, delays, loop count), without decoding it.
   public static func animationInfo(
     _ data: Data, name: String, limits: AnimationLimits = .default

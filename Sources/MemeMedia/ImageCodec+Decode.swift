@@ -117,13 +117,15 @@ extension ImageCodec {
           recipe: decoder.recipeText.flatMap(EmbeddedRecipe.read))
       }
     } catch let failure as MemeDecodeFailure {
-      let reason = userWording(failure.reason)
-      if reason == "not a PNG file" {
+      // libpng refuses a file whose first four bytes are not its signature's ("Not a PNG
+      // file"): said as memesh says it for every format, with the bytes it found.
+      if format == .png, !data.starts(with: PNGAdapter.signature.prefix(4)) {
         throw .cannotLoad(name: name, .notA(expected: "PNG", start: escapedStart(of: data)))
       }
       throw .cannotLoad(
         name: name,
-        .undecodable(reason: reason, hint: failure.exceeded.map(limits.hint(for:))))
+        .undecodable(
+          reason: userWording(failure.reason), hint: failure.exceeded.map(limits.hint(for:))))
     } catch {
       throw .cannotLoad(name: name, .undecodable(reason: "\(error)", hint: nil))
     }

@@ -1,9 +1,10 @@
 import MemeCore
+import MemeSystem
 
 /// Why a picture cannot be loaded, rendered or encoded, as data: which file or format, and why
 /// (the library's reason, the limit that was met). Worded here and nowhere else; callers build
-/// cases, never sentences. Fonts fail as `FontError`, reading a file's bytes as
-/// `ImageFile.ReadError`.
+/// cases, never sentences. Fonts fail as `FontError`; a file that cannot be read carries its
+/// `SystemError`, worded by MemeSystem.
 public enum MediaError: UserFacingError, Equatable {
   // MARK: - Loading
 
@@ -12,6 +13,8 @@ public enum MediaError: UserFacingError, Equatable {
 
   /// Why a file is not a picture memesh can load.
   public enum LoadProblem: Equatable, Sendable {
+    /// The file cannot be read (missing, a folder, a FIFO, too large…).
+    case unreadable(SystemError)
     /// The file has no bytes.
     case emptyFile
     /// The first bytes of a PNG or JPEG signature, then nothing.
@@ -34,6 +37,7 @@ public enum MediaError: UserFacingError, Equatable {
     /// The words after `cannot load 'NAME': `.
     public var reason: String {
       switch self {
+      case .unreadable(let error): error.reason
       case .emptyFile: "the file is empty"
       case .endsEarly: "the file ends early"
       case .unsupportedFormat(let name): "unsupported format '\(name)'"

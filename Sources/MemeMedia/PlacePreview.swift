@@ -58,8 +58,10 @@ public final class PlacePreview {
     mode: PreviewMode, colorDepth: ColorDepth, maxColumns: Int, maxRows: Int,
     environment: [String: String], cellPixelSize: PixelSize?
   ) throws {
+    let box = TerminalPreview.cellLimit(
+      mode: mode, maxColumns: maxColumns, maxRows: maxRows, cellPixelSize: cellPixelSize)
     cells = TerminalPreview.fittedCells(
-      imageSize: picture.size, maxColumns: maxColumns, maxRows: maxRows,
+      imageSize: picture.size, maxColumns: box.columns, maxRows: box.rows,
       cellPixelSize: cellPixelSize)
     guard cells.columns > 0, cells.rows > 0, boxes.indices.contains(index) else { return nil }
     termInfo = TerminalChafa.TermInfo(environment: environment)

@@ -1,4 +1,5 @@
 import Foundation
+import MemeCore
 
 /// How many colors a terminal shows, for pictures drawn with symbols.
 public enum ColorDepth: String, Sendable, CaseIterable {
@@ -93,6 +94,11 @@ public struct TerminalCapabilities: Sendable, Equatable, CustomStringConvertible
   public static var recordedAnswers: TerminalAnswers? {
     get { answersLock.withLock { answers } }
     set { answersLock.withLock { answers = newValue } }
+  }
+  /// The largest sixel picture the terminal on standard output draws: what it answered
+  /// (`recordedAnswers`), else `TerminalPreview.defaultSixelLimit`.
+  public static var sixelLimit: PixelSize {
+    recordedAnswers?.sixelGeometry ?? TerminalPreview.defaultSixelLimit
   }
   nonisolated(unsafe) private static var answers: TerminalAnswers?
   private static let answersLock = NSLock()

@@ -4,7 +4,7 @@ import MemeCore
 /// kitty graphics pictures written by memesh rather than chafa, so they travel compressed.
 ///
 /// chafa sends kitty raw RGBA (f=32): 4 bytes a pixel before base64. A grid of 1,000 thumbnails
-/// was 111 MB of escape sequences that way. Here the picture is scaled to the pixels its cells
+/// is 111 MB of escape sequences that way. Here the picture is scaled to the pixels its cells
 /// show (never enlarged; kitty scales it to the cells) and sent as PNG (f=100), which the
 /// protocol allows for any picture: a thumbnail is a few kilobytes.
 enum TerminalKitty {

@@ -46,6 +46,26 @@ extension TerminalPreview {
     }
   }
 
+  /// The largest sixel picture drawn when the terminal did not say how large it may be
+  /// (XTSMGRAPHICS): xterm's default `maxGraphicSize`. xterm draws nothing of a larger one.
+  public static let defaultSixelLimit = PixelSize(width: 1000, height: 1000)
+
+  /// The most cells, within `maxColumns`×`maxRows`, a picture in `mode` may cover. A sixel
+  /// picture is drawn pixel for pixel (`cellPixelSize` a cell), so it also keeps within
+  /// `sixelLimit` pixels (the terminal's answer, else `defaultSixelLimit`); chafa draws whole
+  /// sixel bands of 6 pixel rows, never more rows than the cells have. Other modes are scaled
+  /// by the terminal and take the box.
+  public static func cellLimit(
+    mode: PreviewMode, maxColumns: Int, maxRows: Int, cellPixelSize: PixelSize?,
+    sixelLimit: PixelSize = TerminalCapabilities.sixelLimit
+  ) -> CellSize {
+    guard mode == .sixel else { return CellSize(columns: maxColumns, rows: maxRows) }
+    let cell = usableCellPixelSize(cellPixelSize)
+    return CellSize(
+      columns: min(maxColumns, max(1, sixelLimit.width / cell.width)),
+      rows: min(maxRows, max(1, sixelLimit.height / cell.height)))
+  }
+
   /// `cellPixelSize` when it is a plausible cell (some terminals report 0×0), else the default.
   static func usableCellPixelSize(_ cellPixelSize: PixelSize?) -> PixelSize {
     guard let size = cellPixelSize, size.width > 0, size.height > 0 else {

@@ -71,8 +71,10 @@ public enum TerminalPreview {
     cellPixelSize: PixelSize?, supplementingTermInfo: Bool
   ) -> Picture {
     let nothing = Picture(text: "", mode: .none, cells: CellSize(columns: 0, rows: 0))
+    let box = cellLimit(
+      mode: mode, maxColumns: maxColumns, maxRows: maxRows, cellPixelSize: cellPixelSize)
     let cells = fittedCells(
-      imageSize: image.size, maxColumns: maxColumns, maxRows: maxRows,
+      imageSize: image.size, maxColumns: box.columns, maxRows: box.rows,
       cellPixelSize: cellPixelSize)
     guard mode != .none, cells.columns > 0, cells.rows > 0 else { return nothing }
 

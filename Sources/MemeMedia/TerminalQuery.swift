@@ -4,6 +4,7 @@
   import Darwin
 #endif
 import Foundation
+import MemeCore
 
 /// What a terminal answered when asked what it can draw.
 public struct TerminalAnswers: Sendable, Equatable {
@@ -15,15 +16,19 @@ public struct TerminalAnswers: Sendable, Equatable {
   public var version: String?
   /// The terminal answered DA1 at all (every VT100-compatible terminal does).
   public var answered = false
+  /// The largest sixel picture the terminal draws, from XTSMGRAPHICS (xterm: its
+  /// `maxGraphicSize`, at most the window); nil when it did not say.
+  public var sixelGeometry: PixelSize?
 
   public init(
     kittyGraphics: Bool = false, sixels: Bool = false, version: String? = nil,
-    answered: Bool = false
+    answered: Bool = false, sixelGeometry: PixelSize? = nil
   ) {
     self.kittyGraphics = kittyGraphics
     self.sixels = sixels
     self.version = version
     self.answered = answered
+    self.sixelGeometry = sixelGeometry
   }
 
   /// The answers found in `bytes`, what the terminal sent back; any other bytes (keys typed
@@ -41,21 +46,48 @@ public struct TerminalAnswers: Sendable, Equatable {
     {
       answers.version = String(text[start.upperBound..<end.lowerBound])
     }
-    // DA1: ESC [ ? attributes separated by ; c
-    if let start = text.range(of: "\u{1B}[?"),
-      let end = text.range(of: "c", range: start.upperBound..<text.endIndex)
-    {
-      let attributes = text[start.upperBound..<end.lowerBound].split(separator: ";")
-      answers.answered = true
-      answers.sixels = attributes.dropFirst().contains("4")
+    for (parameters, final) in privateReplies(text) {
+      switch final {
+      case "c":
+        // DA1: ESC [ ? class ; attributes c
+        answers.answered = true
+        answers.sixels = parameters.dropFirst().contains(4)
+      case "S":
+        // XTSMGRAPHICS sixel geometry: ESC [ ? 2 ; 0 (success) ; width ; height S
+        if parameters.count == 4, parameters[0] == 2, parameters[1] == 0,
+          (1...65_535).contains(parameters[2]), (1...65_535).contains(parameters[3])
+        {
+          answers.sixelGeometry = PixelSize(width: parameters[2], height: parameters[3])
+        }
+      default: break
+      }
     }
     return answers
+  }
+
+  /// Every `ESC [ ? numbers separated by ; final` reply in `text`: its numbers (an empty one
+  /// reads 0) and its final character.
+  private static func privateReplies(_ text: String) -> [(parameters: [Int], final: Character)] {
+    var replies: [(parameters: [Int], final: Character)] = []
+    var rest = text[...]
+    while let start = rest.range(of: "\u{1B}[?") {
+      rest = rest[start.upperBound...]
+      let body = rest.prefix { $0 == ";" || $0.isASCII && $0.isNumber }
+      rest = rest[body.endIndex...]
+      guard let final = rest.first, body.count <= 64 else { continue }
+      // Over 9 digits is no size or attribute (and would overflow): the reply is skipped.
+      let fields = body.split(separator: ";", omittingEmptySubsequences: false)
+      guard fields.allSatisfy({ $0.count <= 9 }) else { continue }
+      replies.append((fields.map { Int($0) ?? 0 }, final))
+    }
+    return replies
   }
 }
 
 /// Asks the terminal on standard input and output what it can draw, the way chafa and timg
-/// do: the kitty graphics query (a 1×1 picture kitty checks but never shows), XTVERSION, then
-/// DA1, which every terminal answers, so its reply ends the wait.
+/// do: the kitty graphics query (a 1×1 picture kitty checks but never shows), XTVERSION, the
+/// largest sixel picture (XTSMGRAPHICS), then DA1, which every terminal answers after the
+/// others, so its reply ends the wait and a question a terminal ignores costs no time.
 ///
 /// Only for a person at a terminal (both standard input and output are one); the replies are
 /// read in raw mode with echo off, and the cursor is saved before and restored after, with the
@@ -66,6 +98,7 @@ public enum TerminalQuery {
     "\u{1B}7"  // DECSC: save the cursor
     + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"  // kitty: can you take this picture?
     + "\u{1B}[>0q"  // XTVERSION: who are you?
+    + "\u{1B}[?2;1;0S"  // XTSMGRAPHICS: how large a sixel picture do you draw?
     + "\u{1B}[c"  // DA1: what are your attributes?
   /// Puts the cursor back and erases what a query may have printed after it.
   static let cleanUp = "\u{1B}8\u{1B}[K"

@@ -1,4 +1,5 @@
 import Foundation
+import MemeMedia
 
 /// How memesh was started: parsed from argv by the `memesh` executable.
 public struct LaunchOptions: Sendable {
@@ -18,4 +19,16 @@ public struct LaunchOptions: Sendable {
   public var skipsStartupFile = false
 
   public init() {}
+
+  /// The preview modes by name, in the order help lists them (`PreviewMode`).
+  public static let previewModeNames = PreviewMode.allCases.map(\.rawValue)
+
+  /// Why `value`, given as `setting` (`--mode`, `MEMESH_PREVIEW`), names no preview mode, in
+  /// one line naming the setting and the modes there are; nil when it names one.
+  public static func previewModeProblem(setting: String, value: String) -> String? {
+    guard PreviewMode(name: value) == nil else { return nil }
+    let names = previewModeNames.dropLast().joined(separator: ", ")
+      + (previewModeNames.last.map { " or \($0)" } ?? "")
+    return "\(setting)='\(Display.cell(value, limit: 40))' is not a preview mode (\(names))"
+  }
 }

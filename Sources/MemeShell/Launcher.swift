@@ -210,10 +210,9 @@ public enum Launcher {
   ) -> Int32 {
     let data: Data
     do {
-      data = try ImageFile.read(path: path)
+      data = try WholeFile.read(path: path)
     } catch {
-      Console(environment: environment).error(
-        ShellError.cannotRead(command: nil, path: error.name, reason: error.reason).message)
+      Console(environment: environment).error(ShellError.cannotRead(command: nil, error).message)
       return 2
     }
     let transcript = Transcript(text: String(decoding: data, as: UTF8.self))

@@ -94,12 +94,11 @@ extension Shell {
   ) throws -> Bool {
     guard settings.previewMode != .none, let window = drawingWindow else { return false }
     let cellPixels = window.cellPixelSize ?? PixelSize(width: 8, height: 16)
-    var columns = window.cells.columns
-    var rows = max(4, window.cells.rows - 4)
-    if settings.previewMode == .sixel {
-      columns = min(columns, max(1, AnimationPlayer.sixelLimit / cellPixels.width))
-      rows = min(rows, max(1, AnimationPlayer.sixelLimit / cellPixels.height))
-    }
+    // Sixel frames also keep within the largest sixel picture the terminal draws.
+    let box = TerminalPreview.cellLimit(
+      mode: settings.previewMode, maxColumns: window.cells.columns,
+      maxRows: max(4, window.cells.rows - 4), cellPixelSize: window.cellPixelSize)
+    let (columns, rows) = (box.columns, box.rows)
     let preview = try AnimationPreview(
       data, name: name, boxes: recipe?.boxes ?? [],
       font: recipe?.font ?? MemeRecipe.defaultFont, crop: recipe?.crop ?? .off,
@@ -164,9 +163,6 @@ extension Shell {
 enum AnimationPlayer {
   /// The most bytes of drawn frames kept for the next loops.
   static let cacheBytes = 64 << 20
-  /// The widest and tallest sixel frame, in pixels: xterm draws nothing of a sixel picture
-  /// larger than its maxGraphicSize, 1000×1000 by default.
-  static let sixelLimit = 1000
 
   /// The first kitty image id memesh plays under.
   static let kittyImage: UInt32 = 4_216_016

@@ -394,7 +394,7 @@ extension Shell {
       view = .editor
       for warning in report.warnings { console.warning(warning) }
       console.picture(picture.text)
-      // Named one by one (the line was 81 columns, and named both when one caption was set).
+      // Only the placeholders drawn as such are named, each line within 80 columns.
       switch (state.recipe.top.isEmpty, state.recipe.bottom.isEmpty) {
       case (true, true):
         console.line(

@@ -13,11 +13,9 @@ extension Shell {
     var problems: [String] = []
     func shown(_ value: String) -> String { Display.cell(value, limit: 40) }
     if let value = environment["MEMESH_PREVIEW"], !value.isEmpty,
-      PreviewMode(name: value) == nil
+      let problem = LaunchOptions.previewModeProblem(setting: "MEMESH_PREVIEW", value: value)
     {
-      problems.append(
-        "MEMESH_PREVIEW='\(shown(value))' is not a preview mode (kitty, iterm, sixel, symbols "
-          + "or none); detecting the terminal instead")
+      problems.append(problem + "; detecting the terminal instead")
     }
     let megapixels = DecodeLimits.megapixelsVariable
     if let value = environment[megapixels], !value.isEmpty,

@@ -96,9 +96,9 @@ extension Shell {
       data = try readStandardInput(for: "source")
     } else {
       do {
-        data = try ImageFile.read(path: OutputFile.expanded(path))
+        data = try WholeFile.read(path: OutputFile.expanded(path))
       } catch {
-        throw ShellError.cannotRead(command: "source", path: error.name, reason: error.reason)
+        throw ShellError.cannotRead(command: "source", error)
       }
     }
     let text = String(decoding: data, as: UTF8.self)

@@ -1,6 +1,7 @@
 import Foundation
 import MemeCore
 import MemeMedia
+import MemeSystem
 
 extension Shell {
   /// `set`, `set font NAME|default`, `set format png|jpeg|webp|auto`: the session's defaults —
@@ -53,10 +54,11 @@ extension Shell {
   public func runStartupFile(_ path: String) {
     let data: Data
     do {
-      data = try ImageFile.read(path: path)
+      data = try WholeFile.read(path: path)
     } catch {
-      if error.reason != "no such file" {
-        console.warning("cannot run the start-up file '\(path)': \(error.reason)")
+      if !error.isMissing {
+        console.warning(
+          "cannot run the start-up file '\(ImageCodec.displayName(path))': \(error.reason)")
       }
       return
     }

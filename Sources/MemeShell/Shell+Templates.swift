@@ -44,7 +44,11 @@ extension Shell {
   func existingTemplate(_ name: String, command: String) throws -> Template {
     let store = templateStore
     if TemplateName.problem(name) == nil, store.names().contains(name) {
-      return try store.template(named: name)
+      do {
+        return try store.template(named: name)
+      } catch {
+        throw ShellError.templateStore(command: command, error)
+      }
     }
     let names = store.names()
     throw ShellError.noTemplate(
@@ -158,8 +162,9 @@ extension Shell {
   func startFromTemplate(named name: String, style: String?) throws {
     let template = try existingTemplate(name, command: "template")
     if let problem = template.problem {
-      throw StoreError.damagedTemplate(
-        path: templateStore.directory.path + "/" + name, reason: problem)
+      throw ShellError.templateStore(
+        command: "template",
+        .damagedTemplate(path: templateStore.directory.path + "/" + name, reason: problem))
     }
     var file = template.pictureFile
     var format = template.format
@@ -199,6 +204,8 @@ extension Shell {
     } catch StoreError.noTemplate {
       _ = try existingTemplate(name, command: "template rm")
       return
+    } catch {
+      throw ShellError.templateStore(command: "template rm", error)
     }
     if let damage = removal.damage { console.warning(damage) }
     console.line("removed template '\(name)' ('undo' brings it back)")

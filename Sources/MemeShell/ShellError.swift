@@ -1,5 +1,7 @@
 import MemeCore
 import MemeMedia
+import MemeStore
+import MemeSystem
 
 /// What went wrong in a shell command, as data: each case carries the values the user needs
 /// (which command, which word or path, why). `message` words every case, here and nowhere else;
@@ -69,6 +71,12 @@ enum ShellError: UserFacingError, Equatable {
   case fileExists(command: String, path: String, asked: Bool)
   /// A file `source` (or a transcript) cannot read.
   case cannotRead(command: String?, path: String, reason: String)
+
+  /// A file `source` (or a transcript) cannot read, as the system call failed: its path escaped
+  /// for the terminal, the reason in `SystemError`'s words.
+  static func cannotRead(command: String?, _ error: SystemError) -> ShellError {
+    .cannotRead(command: command, path: ImageCodec.displayName(error.path), reason: error.reason)
+  }
   /// `export` to a name of another format than the stored meme's.
   case exportFormatMismatch(id: Int, path: String, format: ImageFormat, named: String)
   /// A sent meme whose files a command needs are damaged or gone.
@@ -100,6 +108,9 @@ enum ShellError: UserFacingError, Equatable {
   case badTemplateName(command: String, problem: String)
   /// `template NAME STYLE` for a style the template does not have.
   case noTemplateStyle(name: String, style: String, styles: [String])
+  /// The templates' store refused `command` (a template that cannot be read, a symlink at its
+  /// name …): the store's words after the command's name, as every template error starts.
+  case templateStore(command: String, StoreError)
 
   // MARK: - Share
 
@@ -222,6 +233,8 @@ enum ShellError: UserFacingError, Equatable {
         + "removes it, or choose another name)"
     case .badTemplateName(let command, let problem):
       return "\(command): \(problem)"
+    case .templateStore(let command, let error):
+      return "\(command): \(error.message)"
     case .noTemplateStyle(let name, let style, let styles):
       return "template: '\(name)' has no style '\(Display.cell(style, limit: 40))'"
         + (styles.isEmpty ? " (it has none)" : " (its styles: \(styles.joined(separator: ", ")))")

@@ -91,7 +91,7 @@ extension Shell {
         command: command, output: false, reason: "it was already read by an earlier command")
     }
     standardInputRead = true
-    let data = try StandardStreams.readInput(limit: ImageFile.maxFileBytes, for: command)
+    let data = try StandardStreams.readInput(limit: WholeFile.maxBytes, for: command)
     guard !data.isEmpty else {
       throw ShellError.standardStream(command: command, output: false, reason: "it is empty")
     }

@@ -324,7 +324,7 @@ enum StoreLock {
       descriptor = try folder.openFile(name, O_RDWR | O_CREAT, mode: 0o600)
     } catch {
       throw StoreError.system(SystemError(.lock, path: error.path, code: error.code,
-        isSymlink: error.isSymlink))
+        refusal: error.refusal))
     }
     defer { close(descriptor) }
     while flock(descriptor, LOCK_EX) != 0 {

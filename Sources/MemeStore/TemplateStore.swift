@@ -295,11 +295,6 @@ public final class TemplateStore: @unchecked Sendable {
     return removal
   }
 
-  /// The name of the template `undoRemove` would bring back, or nil.
-  public func lastRemoved() -> String? {
-    trashEntries().last?.name
-  }
-
   /// The templates in the trash, oldest removal first: what `undoRemove` brings back, last first.
   public func removals() -> [Removal] {
     trashEntries().map { Removal(name: $0.name, date: $0.date) }

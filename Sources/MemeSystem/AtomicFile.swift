@@ -49,7 +49,7 @@ public struct AtomicFile: Sendable {
     } catch {
       try? operations.remove(temporary, in: directory)
       throw SystemError(error.operation, path: directory.path(of: name), code: error.code,
-        isSymlink: error.isSymlink)
+        refusal: error.refusal)
     }
     return temporary
   }

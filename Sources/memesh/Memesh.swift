@@ -61,7 +61,7 @@ struct Memesh: ParsableCommand {
     help: ArgumentHelp(
       "Terminal graphics: kitty, iterm, sixel, symbols or none (default: detected; "
         + "$MEMESH_PREVIEW).", valueName: "mode"),
-    completion: .list(["kitty", "iterm", "sixel", "symbols", "none"]))
+    completion: .list(LaunchOptions.previewModeNames))
   var previewMode: String?
 
   @Flag(
@@ -81,9 +81,10 @@ struct Memesh: ParsableCommand {
     if replay != nil && check != nil {
       throw ValidationError("--replay and --check cannot be used together")
     }
-    if let previewMode, !["kitty", "iterm", "sixel", "symbols", "none"].contains(previewMode) {
-      throw ValidationError(
-        "'\(previewMode)' is not a preview mode (kitty, iterm, sixel, symbols, none)")
+    if let previewMode,
+      let problem = LaunchOptions.previewModeProblem(setting: "--mode", value: previewMode)
+    {
+      throw ValidationError(problem)
     }
   }
 

@@ -6,8 +6,6 @@ import MemeShell
 /// completion scripts, `--opt=value`, a value starting with `-`, an error — returns nil and goes
 /// through ArgumentParser, so its messages and exit codes stay the only ones.
 enum QuickArguments {
-  static let modes: Set<String> = ["kitty", "iterm", "sixel", "symbols", "none"]
-
   static func parse(_ arguments: ArraySlice<String>) -> LaunchOptions? {
     var options = LaunchOptions()
     var index = arguments.startIndex
@@ -24,7 +22,9 @@ enum QuickArguments {
       switch flag {
       case "-c", "--command": options.commands.append(value)
       case "--home" where options.home == nil: options.home = value  // '' is refused by main
-      case "--mode" where options.previewMode == nil && modes.contains(value):
+      case "--mode"
+      where options.previewMode == nil
+        && LaunchOptions.previewModeProblem(setting: flag, value: value) == nil:
         options.previewMode = value
       case "--replay" where options.replay == nil && options.check == nil: options.replay = value
       case "--check" where options.check == nil && options.replay == nil: options.check = value

@@ -4,7 +4,7 @@ import Testing
 
 @testable import MemeMedia
 
-/// Every text box of an animated meme is drawn (issue 14 on issue 16's frames): any number of
+/// Every text box of an animated meme is drawn: any number of
 /// boxes, placed, turned and coloured, each only on the frames within its `start`/`stop`.
 @Suite struct AnimationBoxTests {
   let renderer = AnimationRenderer(catalog: .standard())

@@ -103,12 +103,13 @@ import Testing
     }
   }
 
-  @Test func isAnimationTellsStillsFromAnimations() throws {
-    #expect(ImageCodec.isAnimation(try Self.data("pan.gif")))
-    #expect(ImageCodec.isAnimation(try Self.data("pan.webp")))
-    #expect(!ImageCodec.isAnimation(try ImageFixtures.data("gif-transparent.gif")))
-    #expect(!ImageCodec.isAnimation(try ImageFixtures.data("webp-lossy.webp")))
-    #expect(!ImageCodec.isAnimation(try ImageFixtures.data("baseline.jpg")))
+  @Test func animationInfoCountsFramesWithoutDecodingAndRefusesOtherFormats() throws {
+    let info = { (data: Data) throws in try ImageCodec.animationInfo(data, name: "x") }
+    #expect(try info(Self.data("pan.gif")).frameCount > 1)
+    #expect(try info(Self.data("pan.webp")).frameCount > 1)
+    #expect(try info(ImageFixtures.data("gif-transparent.gif")).frameCount == 1)
+    #expect(try info(ImageFixtures.data("webp-lossy.webp")).frameCount == 1)
+    #expect(throws: MediaError.self) { try info(ImageFixtures.data("baseline.jpg")) }
   }
 
   // MARK: - Limits and bombs

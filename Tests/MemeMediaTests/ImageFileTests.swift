@@ -52,12 +52,12 @@ import Testing
   @Test func directoryIsADirectory() throws {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
-    let error = #expect(throws: ImageFile.ReadError.self) { try ImageFile.load(path: scratch.url.path) }
+    let error = #expect(throws: MediaError.self) { try ImageFile.load(path: scratch.url.path) }
     #expect(error?.message == "cannot load '\(scratch.url.path)': is a directory")
   }
 
   @Test func missingFileSaysNoSuchFile() {
-    let error = #expect(throws: ImageFile.ReadError.self) { try ImageFile.load(path: "/nonexistent/x.png") }
+    let error = #expect(throws: MediaError.self) { try ImageFile.load(path: "/nonexistent/x.png") }
     #expect(error?.message == "cannot load '/nonexistent/x.png': no such file")
   }
 
@@ -67,14 +67,14 @@ import Testing
     try scratch.copy("baseline.jpg", to: Array("a.jpg".utf8))
     // Without the check the C string would end at the NUL and load a.jpg.
     let path = scratch.url.appendingPathComponent("a.jpg").path + "\0.png"
-    let error = #expect(throws: ImageFile.ReadError.self) { try ImageFile.load(path: path) }
+    let error = #expect(throws: MediaError.self) { try ImageFile.load(path: path) }
     #expect(error?.message.hasSuffix("the file name contains a NUL byte") == true)
     #expect(error?.message.contains("\0") == false)
   }
 
   @Test(arguments: ["/dev/zero", "/dev/null", "/dev/urandom"])
   func devicesAreNotRead(_ path: String) {
-    let error = #expect(throws: ImageFile.ReadError.self) { try ImageFile.load(path: path) }
+    let error = #expect(throws: MediaError.self) { try ImageFile.load(path: path) }
     #expect(error?.message == "cannot load '\(path)': not a regular file")
   }
 
@@ -83,14 +83,14 @@ import Testing
     defer { scratch.remove() }
     let path = scratch.url.appendingPathComponent("pipe").path
     #expect(mkfifo(path, 0o600) == 0)
-    let error = #expect(throws: ImageFile.ReadError.self) { try ImageFile.load(path: path) }
+    let error = #expect(throws: MediaError.self) { try ImageFile.load(path: path) }
     #expect(error?.message == "cannot load '\(path)': not a regular file")
   }
 
   /// A name typed with bytes that are not UTF-8 arrives with U+FFFD in it: the error says why
   /// no file has that name.
   @Test func aNamePastedWithAReplacementCharacterSaysHowToTypeTheByte() throws {
-    let error = #expect(throws: ImageFile.ReadError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageFile.load(path: "/nonexistent/bad\u{FFFD}name.png")
     }
     #expect(
@@ -100,7 +100,7 @@ import Testing
   }
 
   @Test func controlCharactersInNamesAreEscaped() throws {
-    let error = #expect(throws: ImageFile.ReadError.self) {
+    let error = #expect(throws: MediaError.self) {
       try ImageFile.load(path: "/nonexistent/\u{1B}[31mred\u{7}.png")
     }
     let message = error?.message ?? ""

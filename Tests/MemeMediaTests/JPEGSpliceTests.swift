@@ -388,7 +388,7 @@ import Testing
   }
 }
 
-/// Issue 17: a JPEG whose coded data libjpeg recovers from loads with libjpeg's warning, though
+/// A JPEG whose coded data libjpeg recovers from loads with libjpeg's warning, though
 /// spliceable JPEGs are indexed rather than decoded: the index refuses what libjpeg warns about,
 /// so such a file is decoded (and its warning seen), and its share is encoded whole.
 @Suite struct JPEGSpliceDamageTests {

@@ -285,7 +285,7 @@ import Testing
   }
 
   @Test func loadPictureReportsAMissingFile() {
-    #expect(throws: ImageFile.ReadError.self) {
+    #expect(throws: MediaError.self) {
       try MemeRenderer.loadPicture(path: "/nonexistent/cat.jpg")
     }
   }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MemeShell
@@ -27,5 +28,30 @@ import Testing
       "LINES": "", "XDG_DATA_HOME": "/tmp", "XDG_STATE_HOME": "", "MEMESH_FONTS": "/tmp",
     ]
     #expect(Shell.environmentProblems(environment).isEmpty)
+  }
+
+  /// `--mode` and `MEMESH_PREVIEW` take the same names and refuse others in the same words,
+  /// each naming itself.
+  @Test func modeFlagAndVariableSayTheSame() throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "memesh-mode-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let flag = try EndToEndTests.run(["--mode", "bogus", "-c", "quit"], input: Data(), home: home)
+    #expect(flag.status == 2)
+    #expect(
+      flag.errors.hasPrefix(
+        "memesh: --mode='bogus' is not a preview mode (kitty, iterm, sixel, symbols or none)\n"),
+      "\(flag.errors)")
+    let variable = Shell.environmentProblems(["MEMESH_PREVIEW": "bogus"])
+    #expect(
+      variable == [
+        "MEMESH_PREVIEW='bogus' is not a preview mode (kitty, iterm, sixel, symbols or none); "
+          + "detecting the terminal instead"
+      ])
+    // Either way, a mode's name in any case (and `iterm2`) is taken.
+    let upper = try EndToEndTests.run(
+      ["--mode", "Symbols", "-c", "quit"], input: Data(), home: home)
+    #expect(upper.status == 0, "\(upper.errors)")
+    #expect(Shell.environmentProblems(["MEMESH_PREVIEW": "Symbols"]).isEmpty)
   }
 }

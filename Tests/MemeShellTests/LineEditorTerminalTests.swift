@@ -13,7 +13,8 @@ import Testing
 
   var historyFile: URL { folder.appendingPathComponent("state/memesh/history") }
 
-  @Test func typedLinesComeBackAndSurviveARestart() throws {
+  /// A first session that types three lines (the last two the same) and ends with Ctrl-D.
+  func typeThreeLinesAndEnd() throws -> LineEditorTerminal {
     let first = try LineEditorTerminal(history: historyFile)
     try first.type("hello wörld")
     try first.press("Enter")
@@ -24,6 +25,11 @@ import Testing
     try first.press("Enter")
     try first.waitFor("line: caption x 猫", count: 2)
     try first.press("C-d")
+    return first
+  }
+
+  @Test func ctrlDEndsTheSessionAndTypedLinesAreKeptOnceInAPrivateFile() throws {
+    let first = try typeThreeLinesAndEnd()
     #expect(try first.waitForExit())
     #expect(try first.events().last == "end")
 
@@ -38,7 +44,11 @@ import Testing
     // The repeated line is stored once.
     let stored = try String(contentsOf: historyFile, encoding: .utf8)
     #expect(stored == "_HiStOrY_V2_\nhello\\040w\u{F6}rld\ncaption\\040x\\040猫\n")
+  }
 
+  @Test func typedLinesComeBackWithUpAndDownAfterARestart() throws {
+    let first = try typeThreeLinesAndEnd()
+    #expect(try first.waitForExit())
     let second = try LineEditorTerminal(history: historyFile)
     try second.press("Up")
     try second.waitFor("demo> caption x 猫")
@@ -77,16 +87,18 @@ import Testing
     #expect(try Data(contentsOf: historyFile) == damaged)
   }
 
-  @Test func tabCompletesListsAndKeepsTheLine() throws {
+  @Test func tabCompletesAUniqueWordAndAddsASpace() throws {
     let terminal = try LineEditorTerminal(history: nil)
-    // Unique: the word and a space.
     try terminal.type("capt")
     try terminal.press("Tab")
     try terminal.waitFor("demo> caption")
     try terminal.type("x")
     try terminal.press("Enter")
     try terminal.waitFor("line: caption x")
-    // Several: the common prefix first, the list on the second Tab.
+  }
+
+  @Test func tabCompletesTheCommonPrefixThenListsAndKeepsTheLine() throws {
+    let terminal = try LineEditorTerminal(history: nil)
     try terminal.type("show font")
     try terminal.press("Tab")
     try terminal.waitFor("demo> show font-")
@@ -104,45 +116,78 @@ import Testing
     try terminal.type("1")
     try terminal.press("Tab", "Enter")
     try terminal.waitFor("line: show font-11")
-    // A folder gets no space; a list shows displays, escape sequences made visible.
+  }
+
+  @Test func tabGivesAFolderNoSpace() throws {
+    let terminal = try LineEditorTerminal(history: nil)
     try terminal.type("load fol")
     try terminal.press("Tab")
     try terminal.type("x")
     try terminal.press("Enter")
     try terminal.waitFor("line: load folder/x")
+  }
+
+  @Test func tabListsDisplaysWithEscapeSequencesMadeVisible() throws {
+    let terminal = try LineEditorTerminal(history: nil)
     try terminal.type("show 3")
     try terminal.press("Tab")
     try terminal.waitFor("3  I SEE | WHAT YOU DID")
     #expect(try terminal.text().contains("30  猫 | ^[[31mCAT"))
-    // No candidates: nothing changes.
-    try terminal.type("zz")
+  }
+
+  @Test func tabWithNoCandidatesChangesNothing() throws {
+    let terminal = try LineEditorTerminal(history: nil)
+    try terminal.type("show 3zz")
     try terminal.press("Tab", "Enter")
     try terminal.waitFor("line: show 3zz")
   }
 
-  /// More than 100 candidates: Tab asks first, as bash does; a list taller than the screen
-  /// pauses at `--More--`.
-  @Test func tabAsksBeforeListingHundredsAndPagesTheList() throws {
+  /// More than 100 candidates: Tab asks first, as bash does. Returns a terminal showing the
+  /// question for `show many-` (250 candidates).
+  func askedToListHundreds() throws -> LineEditorTerminal {
     let terminal = try LineEditorTerminal(history: nil)
     try terminal.type("show many-")
     try terminal.press("Tab")
     try terminal.waitFor("Display all 250 possibilities? (y or n)")
+    return terminal
+  }
+
+  @Test func tabAsksBeforeListingHundredsAndNKeepsTheLine() throws {
+    let terminal = try askedToListHundreds()
     try terminal.press("n")
     try terminal.waitFor("demo> show many-", count: 2)
     #expect(try !terminal.text().contains("many-000"))
     #expect(try terminal.screen().last { !$0.isEmpty } == "demo> show many-")
-    // Other keys ring the bell and keep asking; y lists, a screenful at a time.
+  }
+
+  @Test func otherKeysKeepAskingAndYListsAScreenfulAtATime() throws {
+    let terminal = try askedToListHundreds()
+    try terminal.press("n")
+    try terminal.waitFor("demo> show many-", count: 2)
     try terminal.press("Tab")
     try terminal.waitFor("Display all 250 possibilities? (y or n)", count: 2)
+    // Other keys ring the bell and keep asking; y lists.
     try terminal.press("x", "y")
     try terminal.waitFor("--More--")
     #expect(try terminal.text().contains("many-000"))
     #expect(try !terminal.text().contains("many-249"))
-    // q stops the list; the line comes back whole, the cursor after it.
+  }
+
+  @Test func qStopsTheListAndTheLineComesBackWhole() throws {
+    let terminal = try askedToListHundreds()
+    try terminal.press("y")
+    try terminal.waitFor("--More--")
     try terminal.press("q")
     try terminal.waitFor { $0.split(separator: "\n").last == "demo> show many-" }
     #expect(try !terminal.text().contains("--More--"))
-    // Space shows the next screenful, Enter one more line, until the end.
+  }
+
+  /// A list taller than the screen pauses at `--More--`: Space shows the next screenful, Enter
+  /// one more line, until the end.
+  @Test func spaceShowsTheNextScreenfulAndEnterOneMoreLine() throws {
+    let terminal = try askedToListHundreds()
+    try terminal.press("n")
+    try terminal.waitFor("demo> show many-", count: 2)
     try terminal.press("Tab")
     try terminal.waitFor { $0.split(separator: "\n").last?.hasSuffix("(y or n)") == true }
     try terminal.press("y")
@@ -195,7 +240,8 @@ import Testing
     try terminal.waitFor("line: still here")
   }
 
-  @Test func ctrlRFindsOlderLinesAndEndsAsBashDoes() throws {
+  /// A terminal whose session has run four lines, two of them starting `lo`.
+  func terminalAfterFourLines() throws -> LineEditorTerminal {
     let terminal = try LineEditorTerminal(history: nil)
     for line in ["load cat.jpg", "top hello", "load dog.png", "bottom world"] {
       try terminal.type(line)
@@ -203,6 +249,11 @@ import Testing
       try terminal.waitFor("line: \(line)")
       try terminal.waitForPrompt()
     }
+    return terminal
+  }
+
+  @Test func ctrlRFindsOlderMatchesAndSaysWhenNoneIsLeft() throws {
+    let terminal = try terminalAfterFourLines()
     try terminal.press("C-r")
     try terminal.type("lo")
     try terminal.waitFor("(reverse-i-search)`lo': load dog.png")
@@ -213,16 +264,28 @@ import Testing
     try terminal.waitFor("(reverse-i-search)`lo': load cat.jpg")
     try terminal.type("x")
     try terminal.waitFor("(failed reverse-i-search)`lox': load cat.jpg")
-    // Ctrl-G gives the typed line back.
+  }
+
+  @Test func ctrlGEndsTheSearchAndGivesTheTypedLineBack() throws {
+    let terminal = try terminalAfterFourLines()
+    try terminal.press("C-r")
+    try terminal.type("lox")
+    try terminal.waitFor("(failed reverse-i-search)`lox'")
     try terminal.press("C-g")
     try terminal.waitForPrompt()
-    // Enter runs the match.
+  }
+
+  @Test func enterRunsTheSearchMatch() throws {
+    let terminal = try terminalAfterFourLines()
     try terminal.press("C-r")
     try terminal.type("cat")
     try terminal.press("Enter")
     try terminal.waitFor("line: load cat.jpg", count: 2)
     try terminal.waitForPrompt()
-    // Esc keeps the match, with the shell's prompt, for editing at the match.
+  }
+
+  @Test func escapeKeepsTheMatchForEditingWithTheShellsPrompt() throws {
+    let terminal = try terminalAfterFourLines()
     try terminal.press("C-r")
     try terminal.type("wor")
     try terminal.waitFor("(reverse-i-search)`wor': bottom world")
@@ -232,7 +295,11 @@ import Testing
     try terminal.press("Enter")
     try terminal.waitFor("line: bottom Xworld")
     try terminal.waitForPrompt()
-    // Another key ends the search and does its own work (Ctrl-E: to the end).
+  }
+
+  @Test func anotherKeyEndsTheSearchAndDoesItsOwnWork() throws {
+    let terminal = try terminalAfterFourLines()
+    // Ctrl-E: to the end.
     try terminal.press("C-r")
     try terminal.type("dog")
     try terminal.press("C-e")

@@ -44,6 +44,15 @@ import Testing
     #expect(greeting.dropFirst().first?.contains("index") == true)
   }
 
+  /// A shell on `home` with cat.png captioned and shared as meme 1, in the sent memes.
+  func shellWithOneSentMeme(home: URL) -> Shell {
+    let (shell, _) = makeShell(home: home)
+    #expect(shell.run(line: "load '\(Self.images.path)/cat.png'"))
+    #expect(shell.run(line: "caption a | b"))
+    #expect(shell.run(line: "share"))
+    return shell
+  }
+
   @Test func anEmptyStoreStartsInTheEditorAndSharingShowsTheSentMemes() throws {
     let home = scratch()
     defer { try? FileManager.default.removeItem(at: home) }
@@ -56,6 +65,12 @@ import Testing
     #expect(shell.run(line: "share"))
     #expect(shell.view == .sent)
     #expect(shell.prompt == "memesh:sent> ")
+  }
+
+  @Test func editorCommandsOpenTheEditorAndShowOpensTheDetail() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let shell = shellWithOneSentMeme(home: home)
     #expect(shell.run(line: "show 1"))
     #expect(shell.prompt == "memesh:meme 1> ")
     // Editor commands from the detail view open the editor.
@@ -66,11 +81,15 @@ import Testing
     #expect(shell.view == .detail(id: 1))
     #expect(shell.run(line: "back"))
     #expect(shell.view == .sent)
+  }
 
-    // The next session starts in the sent memes... unless a draft is waiting: 'top again' was
-    // typed after the share, so the draft is restored and the editor shows.
-    // A script restores it silently; a person at a terminal gets a one-line note, under the
-    // banner.
+  /// The next session starts in the editor when a draft is waiting: a script restores it
+  /// silently; a person at a terminal gets a one-line note, under the banner.
+  @Test func aWaitingDraftIsRestoredWithANoteOnlyInATerminal() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let shell = shellWithOneSentMeme(home: home)
+    #expect(shell.run(line: "top again"))
     let (scripted, scriptedCapture) = makeShell(home: home)
     #expect(scripted.state.recipe.top == "again")
     #expect(scriptedCapture.drain().isEmpty)
@@ -82,9 +101,18 @@ import Testing
     let greeting = capture.drain().map(\.text)
     #expect(greeting.first?.hasPrefix("memesh ") == true)
     #expect(greeting.dropFirst().first?.hasPrefix("note: restored the draft") == true)
-    #expect(next.run(line: "cancel"))
-    let (third, _) = makeShell(home: home)
-    #expect(third.view == .sent)
+  }
+
+  @Test func aRestoredDraftCancelledLeavesTheNextSessionInTheSentMemes() throws {
+    let home = scratch()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let shell = shellWithOneSentMeme(home: home)
+    #expect(shell.run(line: "top again"))
+    let (restored, _) = makeShell(home: home)
+    #expect(restored.view == .editor)
+    #expect(restored.run(line: "cancel"))
+    let (next, _) = makeShell(home: home)
+    #expect(next.view == .sent)
   }
 
   @Test func undoBringsBackADeletedMemeInAnyViewAcrossSessions() throws {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MemeShell
+
 /// The start-up file (`$XDG_CONFIG_HOME/memesh/memeshrc`) sets a person's defaults in a terminal,
 /// reports a bad line with its number and goes on; `--no-rc` skips it; scripts never read it.
 @Suite(.serialized) struct StartupFileTests {
@@ -51,5 +53,31 @@ import Testing
       ["-c", "set"], input: Data(), home: session.home,
       environment: ["XDG_CONFIG_HOME": config.path])
     #expect(script.output.hasPrefix("font: Anton (default) — new drafts\n"))
+  }
+}
+
+/// A missing start-up file is the usual case and says nothing; one that cannot be read says why.
+@Suite struct StartupFileReadingTests {
+  func run(startupFile path: String) -> [String] {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "memesh-rc-home-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let capture = Console.Capture()
+    let shell = Shell(
+      home: home, console: Console(capture: capture), settings: Shell.Settings(),
+      environment: [:])
+    shell.runStartupFile(path)
+    return capture.drain().map(\.text)
+  }
+
+  @Test func aMissingStartupFileSaysNothing() {
+    #expect(run(startupFile: "/nonexistent/memeshrc").isEmpty)
+  }
+
+  @Test func aStartupFileThatIsAFolderIsReported() {
+    let folder = FileManager.default.temporaryDirectory.path
+    #expect(
+      run(startupFile: folder).joined()
+        .contains("cannot run the start-up file '\(folder)': is a directory"))
   }
 }

@@ -18,7 +18,7 @@ import Testing
     #expect(Set(names).count == names.count)
   }
 
-  @Test func issueSixCommandsAndAliasesAreRegistered() {
+  @Test func everyCommandAndAliasIsRegistered() {
     let expected = [
       "new", "add", "load", "album", "camera", "top", "bottom", "caption", "font", "fonts", "crop",
       "preview", "share", "cancel", "undo", "redo", "history", "info", "browse", "list", "ls",

@@ -107,7 +107,7 @@ struct TemplateStoreTests {
       try store.remove(named: "one")
       try store.remove(named: "two")
       #expect(store.list().templates.isEmpty)
-      #expect(store.lastRemoved() == "two")
+      #expect(store.removals().map(\.name) == ["one", "two"])
       // When each was removed is kept with it, for undo's one timeline.
       let dates = store.removals().compactMap(\.date)
       #expect(dates.count == 2 && dates[0] <= dates[1])
@@ -127,7 +127,7 @@ struct TemplateStoreTests {
       try store.remove(named: "drake")
       try store.add(sample(), picture: Data([7]), styles: [Data([1])])
       #expect(throws: StoreError.templateExists(name: "drake")) { try store.undoRemove() }
-      #expect(store.lastRemoved() == "drake")
+      #expect(store.removals().map(\.name) == ["drake"])
       #expect(try store.data(of: "picture.png", in: store.template(named: "drake")) == Data([7]))
     }
   }
@@ -154,7 +154,11 @@ struct TemplateStoreTests {
     #expect(store.trashEntries().map(\.name) == ["broken", "d", "e"])
   }
 
-  @Test func damagedFoldersAreReportedAndKept() throws {
+  /// A store holding drake and six damaged folders beside it: a record with a size memesh
+  /// never writes (huge), one from a newer memesh (newer), a folder without a record (empty), a
+  /// symlink (linked), a record naming a file outside its folder (escape) and a template whose
+  /// picture went missing (gone). `body` gets the store and its templates folder.
+  func withDamagedFolders(_ body: (TemplateStore, String) throws -> Void) throws {
     try withStore { store, scratch in
       try store.add(sample(), picture: Self.picture, styles: [Data([1])])
       let root = scratch.url.appendingPathComponent("templates").path
@@ -186,6 +190,12 @@ struct TemplateStoreTests {
         .write(toFile: root + "/gone/template.plist", atomically: false, encoding: .utf8)
       try manager.removeItem(atPath: root + "/gone/picture.png")
 
+      try body(store, root)
+    }
+  }
+
+  @Test func damagedFoldersAreListedWithWhatIsWrong() throws {
+    try withDamagedFolders { store, _ in
       let (templates, problems) = store.list()
       #expect(templates.map(\.name) == ["drake", "gone"])
       #expect(templates[1].problem == "its picture 'picture.png' is missing")
@@ -197,21 +207,40 @@ struct TemplateStoreTests {
       #expect(joined.contains("linked': it is a symlink, refused"))
       #expect(
         joined.contains("newer/template.plist': written by a newer memesh (template version 7"))
-      // Reported, never removed or rewritten, also by a change.
+    }
+  }
+
+  @Test func removingAnotherTemplateLeavesDamagedFoldersAsTheyAre() throws {
+    try withDamagedFolders { store, root in
       try store.remove(named: "drake")
       for name in ["huge", "newer", "empty", "linked", "escape", "gone"] {
         #expect(FileKind(path: root + "/" + name) != .missing)
       }
       #expect(try store.undoRemove()?.name == "drake")
-      // Removed on request: moved to the trash as they are, saying why; a symlink is refused.
+    }
+  }
+
+  @Test func aDamagedFolderRemovedOnRequestGoesToTheTrashAsItIsSayingWhy() throws {
+    try withDamagedFolders { store, root in
       for name in ["huge", "newer", "empty", "escape", "gone"] {
         let removal = try store.remove(named: name)
         #expect(removal.damage != nil, "\(name)")
         #expect(FileKind(path: root + "/" + name) == .missing)
       }
+      #expect(store.list().problems.count == 1)
+    }
+  }
+
+  @Test func aSymlinkInsideTheTemplatesFolderIsNotRemovedButKept() throws {
+    try withDamagedFolders { store, root in
       #expect(throws: StoreError.self) { try store.remove(named: "linked") }
       #expect(FileKind(path: root + "/linked") == .symlink)
-      #expect(store.list().problems.count == 1)
+    }
+  }
+
+  @Test func undoingTheRemovalOfADamagedTemplateBringsItBackWithItsProblem() throws {
+    try withDamagedFolders { store, _ in
+      try store.remove(named: "gone")
       let back = try store.undoRemove()
       #expect(back?.name == "gone" && back?.damage?.contains("is missing") == true)
     }

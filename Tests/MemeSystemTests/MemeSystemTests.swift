@@ -132,3 +132,35 @@ final class ScratchFolder {
     #expect(MemeshPaths.unusableHome(scratch.path) == nil)
   }
 }
+
+/// Reading a whole file: its bytes, or a `.read` error saying why in the one wording table.
+@Suite struct WholeFileTests {
+  @Test func readsTheBytes() throws {
+    let scratch = try ScratchFolder()
+    let path = scratch.path + "/file"
+    try Data("hello\n".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(try WholeFile.read(path: path) == Data("hello\n".utf8))
+  }
+
+  @Test func aMissingFileIsMissing() {
+    let error = #expect(throws: SystemError.self) { try WholeFile.read(path: "/nonexistent/f") }
+    #expect(error?.isMissing == true)
+    #expect(error?.message == "cannot read '/nonexistent/f': no such file")
+  }
+
+  @Test func refusalsAreNotMissingFiles() throws {
+    let scratch = try ScratchFolder()
+    let path = scratch.path + "/file"
+    try Data(count: 10).write(to: URL(fileURLWithPath: path))
+    let cases: [(String, Int, String)] = [
+      ("/dev/null", 1 << 20, "not a regular file"), (scratch.path, 1 << 20, "is a directory"),
+      (path, 5, "the file is larger than 0 MB"), ("", 1, "no file name given"),
+      (path + "\0x", 1 << 20, "the file name contains a NUL byte"),
+    ]
+    for (path, limit, reason) in cases {
+      let error = #expect(throws: SystemError.self) { try WholeFile.read(path: path, maxBytes: limit) }
+      #expect(error?.reason == reason)
+      #expect(error?.isMissing == false)
+    }
+  }
+}

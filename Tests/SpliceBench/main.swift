@@ -1,4 +1,4 @@
-// memesh-splice-bench: the JPEG splice (issue 19) timed in-process, part by part, for
+// memesh-splice-bench: the JPEG splice timed in-process, part by part, for
 // `make bench`.
 //
 //     memesh-splice-bench IN OUT [--layout top-bottom|four] [--runs N]

@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reading a whole file the user named (a picture, the start-up file, a `source` script, a
+/// transcript): only a regular file, never waiting on a FIFO, never more than a limit.
+public enum WholeFile {
+  /// Files larger than this are refused before reading (no file memesh reads whole is this big).
+  public static let maxBytes = 1 << 30
+
+  /// The whole file at `path` (raw bytes of its name carried as `FileSystemName` scalars),
+  /// failing as a `.read` `SystemError` naming `path`.
+  public static func read(path: String, maxBytes: Int = maxBytes) throws(SystemError) -> Data {
+    func refused(_ refusal: SystemError.Refusal, code: Int32) -> SystemError {
+      SystemError(.read, path: path, code: code, refusal: refusal)
+    }
+    func failed(_ code: Int32) -> SystemError { SystemError(.read, path: path, code: code) }
+    let cPath = FileSystemName.cString(path)
+    guard cPath.count > 1 else { throw refused(.noName, code: ENOENT) }
+    guard !cPath.dropLast().contains(0) else { throw refused(.nulInName, code: EINVAL) }
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below anyway).
+    let descriptor = cPath.withUnsafeBufferPointer { path -> Int32 in
+      guard let start = path.baseAddress else { return -1 }
+      return open(start, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    }
+    guard descriptor >= 0 else { throw failed(errno) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw failed(errno) }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw failed(EISDIR)
+    default: throw refused(.notRegularFile, code: EINVAL)
+    }
+    guard Int(status.st_size) <= maxBytes else {
+      throw refused(.tooLarge(limit: maxBytes), code: EFBIG)
+    }
+    // A buffer of exactly the file's size, handed to `Data` without a copy (`Data(count:)`
+    // reserves a quarter more, 16 MB on a 64-MB GIF).
+    let size = Int(status.st_size)
+    guard size > 0 else { return Data() }
+    guard let start = malloc(size) else { throw failed(ENOMEM) }
+    var filled = 0
+    while filled < size {
+      let count = systemRead(descriptor, start + filled, size - filled)
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else {
+        let code = errno
+        free(start)
+        throw failed(code)
+      }
+      if count == 0 { break }  // The file shrank while being read.
+      filled += count
+    }
+    return Data(bytesNoCopy: start, count: filled, deallocator: .free)
+  }
+
+  /// The C library's `read`, which `WholeFile.read` would otherwise shadow.
+  private static func systemRead(
+    _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int
+  ) -> Int {
+    #if canImport(Glibc)
+      Glibc.read(descriptor, buffer, count)
+    #else
+      Darwin.read(descriptor, buffer, count)
+    #endif
+  }
+}
