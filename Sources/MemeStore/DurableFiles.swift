@@ -122,7 +122,7 @@ final class DurableFiles: @unchecked Sendable {
         } catch {
           file.discard(temporary)
           throw SystemError(
-            error.operation, path: item.path, code: error.code, isSymlink: error.isSymlink)
+            error.operation, path: item.path, code: error.code, refusal: error.refusal)
         }
         created.append((file, temporary))
       }
@@ -151,7 +151,9 @@ final class DurableFiles: @unchecked Sendable {
           try operations.synchronizeFile(temporary, in: file.directory)
         } catch {
           let name = file.directory.path(of: file.name)
-          failures.set(position, SystemError(error.operation, path: name, code: error.code))
+          failures.set(
+            position,
+            SystemError(error.operation, path: name, code: error.code, refusal: error.refusal))
         }
       }
       if position == created.count - 1 {
