@@ -123,8 +123,8 @@ final class EditorSession {
     }
   }
 
-  /// Waits for the draft save running in the background (share needs the picture's bytes on
-  /// disk) and reports how it went.
+  /// Waits for the draft saves running in the background and reports how they went (a share,
+  /// before it says what it saved).
   func finishDraftSave() {
     reportDraftSave(drafts.takeBackgroundOutcome(waiting: true))
   }

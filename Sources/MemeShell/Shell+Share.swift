@@ -84,9 +84,10 @@ extension Shell {
       state, picture: picture, format: format, lossless: lossless, catalog: catalog)
     for warning in rendered.report.warnings { console.warning(warning) }
     try checkInterrupt("share", "nothing was saved")
-    // The draft saved the picture's bytes in the background on 'load'; the store links that
+    // The draft saves the picture's bytes in the background on 'load'; the store links that
     // file as the meme's original (it checks the bytes, and writes them when it cannot link).
-    editor.finishDraftSave()
+    // Only the picture is waited for (`savedImagePath`): the draft document the save writes
+    // after it is discarded by this share, so its writes overlap the store's.
     let newMeme = NewMeme(
       recipe: state.recipe, format: format,
       width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
@@ -98,7 +99,9 @@ extension Shell {
     let saved: (meme: Meme, summary: String)
     do {
       saved = try saveToStore(newMeme)
+      editor.finishDraftSave()
     } catch {
+      editor.finishDraftSave()
       pending?.discard()
       // The meme can still leave memesh, unsaved, until the store is repaired.
       if case StoreError.readOnly = error, case .file = target {

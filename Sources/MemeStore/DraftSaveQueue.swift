@@ -56,6 +56,20 @@ final class DraftSaveQueue: @unchecked Sendable {
     }
   }
 
+  /// Returns once `done` holds or no save is queued or under way. `done` is asked under the
+  /// queue's lock, again after each save and each `announceProgress`: a share waits so for the
+  /// picture it links, not for the draft document written after it.
+  func wait(until done: () -> Bool) {
+    condition.withLock {
+      while busy && !done() { condition.wait() }
+    }
+  }
+
+  /// Wakes `wait(until:)` callers: a save has put a file in place.
+  func announceProgress() {
+    condition.withLock { condition.broadcast() }
+  }
+
   /// Waits for the saves, then reports a last failure no one took.
   private func finishAtExit() {
     waitUntilIdle()

@@ -129,13 +129,21 @@ public final class DraftStore: @unchecked Sendable {
   var imagesPath: String { directory.path + "/images" }
   var lockPath: String { directory.path + "/.lock" }
 
-  /// The file holding the saved bytes of the picture with this SHA-256, once the saves under way
-  /// have finished; nil when there is none. A share links it as the meme's original.
+  /// The file holding the saved bytes of the picture with this SHA-256, once it is in place (or
+  /// the saves under way have finished without it); nil when there is none. A share links it as
+  /// the meme's original. It does not wait for the rest of a save (the draft document, its
+  /// fsyncs): the share writes the store meanwhile, and clears the draft afterwards, which
+  /// waits for the saves (`clear`). The picture is in place only whole and fsynced (written by
+  /// temporary name, fsync and rename, never changed in place), and the store checks its bytes
+  /// before linking it.
   public func savedImagePath(sha256: String) -> String? {
-    DraftSaveQueue.shared.waitUntilIdle()
     let path = imageURL(sha256: sha256).path
-    guard case .file = FileKind(path: path) else { return nil }
-    return path
+    let saved = {
+      if case .file = FileKind(path: path) { return true }
+      return false
+    }
+    DraftSaveQueue.shared.wait(until: saved)
+    return saved() ? path : nil
   }
 
   /// Where the bytes of the picture with this SHA-256 are kept.
@@ -235,6 +243,7 @@ public final class DraftStore: @unchecked Sendable {
         else { continue }
         if !wroteImage { try files.makeDirectory(imagesPath) }
         try files.write(bytes, to: imagesPath + "/" + name, synchronizingDirectory: false)
+        DraftSaveQueue.shared.announceProgress()
         wroteImage = true
       }
       if wroteImage { try files.synchronizeDirectory(imagesPath) }

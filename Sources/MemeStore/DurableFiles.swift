@@ -102,6 +102,91 @@ final class DurableFiles: @unchecked Sendable {
     }
   }
 
+  /// Writes several new files, each atomically as `write` does (temporary file, fsync, rename),
+  /// with their fsyncs overlapped: every temporary file is created first, then all are fsynced
+  /// at once, each on a thread of its own, then each is renamed, so every file is whole on disk
+  /// before its name appears. One after another, each fsync waits for a journal commit and a
+  /// disk flush of its own; made together, the file system serves them with one. The writes and
+  /// renames stay on the caller's thread, in a fixed order. The caller flushes the folders. On
+  /// failure the temporary files are removed; files already renamed stay, for the caller to
+  /// remove with the folder it is building.
+  func write(together items: [(data: Data, path: String)]) throws {
+    var created: [(file: AtomicFile, temporary: String)] = []
+    do throws(SystemError) {
+      for item in items {
+        let (folder, name) = try locate(item.path, .write)
+        let file = AtomicFile(name, in: folder, operations: operations)
+        let temporary = AtomicFile.temporaryName(for: name)
+        do {
+          try operations.createFile(temporary, in: folder, contents: item.data, mode: 0o600)
+        } catch {
+          file.discard(temporary)
+          throw SystemError(
+            error.operation, path: item.path, code: error.code, refusal: error.refusal)
+        }
+        created.append((file, temporary))
+      }
+      try synchronizeTogether(created)
+      while let (file, temporary) = created.first {
+        created.removeFirst()
+        try file.moveIntoPlace(temporary, synchronizingDirectory: false)
+      }
+    } catch {
+      for (file, temporary) in created { file.discard(temporary) }
+      throw StoreError.system(error)
+    }
+  }
+
+  /// Fsyncs the temporary files at once (all but the last on threads of their own), waits for
+  /// every one, and throws the first failure in their order, named by the file's final name.
+  private func synchronizeTogether(_ created: [(file: AtomicFile, temporary: String)])
+    throws(SystemError)
+  {
+    let operations = self.operations
+    let failures = Failures(count: created.count)
+    let group = DispatchGroup()
+    for (position, (file, temporary)) in created.enumerated() {
+      let synchronize = { @Sendable in
+        do throws(SystemError) {
+          try operations.synchronizeFile(temporary, in: file.directory)
+        } catch {
+          let name = file.directory.path(of: file.name)
+          failures.set(
+            position,
+            SystemError(error.operation, path: name, code: error.code, refusal: error.refusal))
+        }
+      }
+      if position == created.count - 1 {
+        synchronize()
+      } else {
+        group.enter()
+        Thread {
+          synchronize()
+          group.leave()
+        }.start()
+      }
+    }
+    group.wait()
+    if let failure = failures.first { throw failure }
+  }
+
+  /// The fsync failures of `synchronizeTogether`, set from its threads.
+  private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failures: [SystemError?]
+
+    init(count: Int) {
+      failures = Array(repeating: nil, count: count)
+    }
+
+    func set(_ position: Int, _ failure: SystemError) {
+      lock.withLock { failures[position] = failure }
+    }
+
+    /// The first failure in the files' order.
+    var first: SystemError? { lock.withLock { failures.compactMap { $0 }.first } }
+  }
+
   /// Writes `data` to `path` atomically without fsync (a derived file: a torn one only costs
   /// time); failures are ignored for the same reason.
   func writeQuickly(_ data: Data, to path: String) {

@@ -49,17 +49,20 @@ extension MemeStore {
         func inside(_ name: String) -> String {
           building + "/" + (name as NSString).lastPathComponent
         }
-        try placeOriginal(of: meme, at: inside(originalName))
-        try files.write(meme.rendered, to: inside(memeName), synchronizingDirectory: false)
-        try files.write(meme.thumbnail, to: inside(thumbnailName), synchronizingDirectory: false)
         let date = now()
         let added = Meme(
           id: id, recipe: meme.recipe, created: date, modified: date, width: meme.width,
           height: meme.height, format: meme.format, sourceName: meme.sourceName,
           originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
           memeFile: memeName, thumbnailFile: thumbnailName)
+        // The original, linked when it can be, else written with the others, which are
+        // flushed together (`write(together:)`); the folder once all are in it.
+        let originalBytes = placeOriginal(of: meme, at: inside(originalName))
         try files.write(
-          try Self.encodeRecord(added), to: inside(Self.recordName), synchronizingDirectory: false)
+          together: originalBytes + [
+            (meme.rendered, inside(memeName)), (meme.thumbnail, inside(thumbnailName)),
+            (try Self.encodeRecord(added), inside(Self.recordName)),
+          ])
         try files.synchronizeDirectory(building)
         try files.rename(building, to: folder)
         renamed = true
@@ -107,9 +110,12 @@ extension MemeStore {
       let thumbnailName = "\(id)/thumb-\(token).png"
       let written = (keepOriginal ? [] : [originalName]) + [memeName, thumbnailName]
       do {
-        if !keepOriginal { try placeOriginal(of: meme, at: path(originalName)) }
-        try files.write(meme.rendered, to: path(memeName), synchronizingDirectory: false)
-        try files.write(meme.thumbnail, to: path(thumbnailName), synchronizingDirectory: false)
+        let originalBytes =
+          keepOriginal ? [] : placeOriginal(of: meme, at: path(originalName))
+        try files.write(
+          together: originalBytes + [
+            (meme.rendered, path(memeName)), (meme.thumbnail, path(thumbnailName)),
+          ])
         let updated = Meme(
           id: id, recipe: meme.recipe, created: old.created, modified: max(now(), old.modified),
           width: meme.width, height: meme.height, format: meme.format, sourceName: meme.sourceName,
@@ -401,18 +407,19 @@ extension MemeStore {
     setMemory(loaded)
   }
 
-  /// Puts the original's bytes at `path` (the caller flushes the folder): a link to
-  /// `meme.originalFile` when that file holds them, else written. The draft's pictures are
+  /// Puts the original's bytes at `path` (the caller flushes the folder) as a link to
+  /// `meme.originalFile` when that file holds them; else returns them with `path`, for the
+  /// caller to write with the meme's other files (`write(together:)`). The draft's pictures are
   /// written once and replaced only by rename, so the two names never see each other's changes:
   /// clearing the draft or deleting the meme removes one name, and the bytes stay for the other.
-  private func placeOriginal(of meme: NewMeme, at path: String) throws {
+  private func placeOriginal(of meme: NewMeme, at path: String) -> [(data: Data, path: String)] {
     if let source = meme.originalFile,
       let folder = try? Directory.open((source as NSString).deletingLastPathComponent),
       files.link((folder, (source as NSString).lastPathComponent), to: path, holding: meme.original)
     {
-      return
+      return []
     }
-    try files.write(meme.original, to: path, synchronizingDirectory: false)
+    return [(meme.original, path)]
   }
 
   /// The absolute path of a store-relative name.
