@@ -628,6 +628,31 @@ static inline size_t dc_slot(const jpeg_file *file, int part, uint32_t x, uint32
   return row * across + column;
 }
 
+/// Records where MCU (`x`, `y`) starts and the DC predictors there, then reads its blocks,
+/// keeping each block's DC value when `keep_dc`. False when its coded data does not add up.
+static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mcu, uint32_t x,
+                             uint32_t y, uint64_t *position, int32_t predictor[3], bool keep_dc) {
+  index->mcu_offset[mcu] = *position;
+  for (int part = 0; part < 3; part++) {
+    index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
+  }
+  for (int part = 0; part < file->components; part++) {
+    const component *c = &file->component[part];
+    int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
+    for (int v = 0; v < down; v++) {
+      for (int h = 0; h < across; h++) {
+        if (!read_block(index->bits, position, &file->dc[c->dc], &file->ac[c->ac],
+                        &predictor[part], NULL, true) ||
+            *position > index->bit_count) {
+          return false;
+        }
+        if (keep_dc) index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
+      }
+    }
+  }
+  return true;
+}
+
 // MARK: - The second half of the scan, on a second thread
 
 /// The entropy-coded data has no markers to start from mid-way, but Huffman codes
@@ -771,26 +796,7 @@ static void *index_restart_range(void *argument) {
       predictor[0] = predictor[1] = predictor[2] = 0;
     }
     uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    index->mcu_offset[mcu] = position;
-    for (int part = 0; part < 3; part++) {
-      index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
-    }
-    for (int part = 0; part < file->components; part++) {
-      const component *c = &file->component[part];
-      int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
-      for (int v = 0; v < down; v++) {
-        for (int h = 0; h < across; h++) {
-          if (!read_block(index->bits, &position, &file->dc[c->dc], &file->ac[c->ac],
-                          &predictor[part], NULL, true) ||
-              position > index->bit_count) {
-            return NULL;
-          }
-          if (range->keep_dc) {
-            index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
-          }
-        }
-      }
-    }
+    if (!index_mcu(file, index, mcu, x, y, &position, predictor, range->keep_dc)) return NULL;
     if (x + 1 == file->mcus_across) {
       index->row_end[y] = position;
       for (int part = 0; part < 3; part++) {
@@ -926,24 +932,9 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
           }
         }
       }
-      index->mcu_offset[mcu] = position;
-      for (int part = 0; part < 3; part++) {
-        index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
-      }
-      for (int part = 0; part < file->components; part++) {
-        const component *c = &file->component[part];
-        int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
-        for (int v = 0; v < down; v++) {
-          for (int h = 0; h < across; h++) {
-            if (!read_block(bits, &position, &file->dc[c->dc], &file->ac[c->ac],
-                            &predictor[part], NULL, true) ||
-                position > index->bit_count) {
-              refusal = MEMESH_SPLICE_DAMAGED;
-              goto scanned;
-            }
-            if (keep_dc) index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
-          }
-        }
+      if (!index_mcu(file, index, mcu, x, y, &position, predictor, keep_dc)) {
+        refusal = MEMESH_SPLICE_DAMAGED;
+        goto scanned;
       }
     }
   }
