@@ -186,7 +186,6 @@ extension Shell {
   /// wl-copy under Wayland, else xclip under X11.
   private func copyToClipboard(_ data: Data, format: ImageFormat, id: Int) throws {
     let mime = format.mimeType
-    let saved = "share: saved meme \(id), but"
     let wayland = !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     let x11 = !(environment["DISPLAY"] ?? "").isEmpty
     guard wayland || x11 else {
@@ -207,7 +206,6 @@ extension Shell {
 
   /// xdg-open on the stored meme.
   private func openInViewer(_ path: String, id: Int) throws {
-    let saved = "share: saved meme \(id), but"
     guard !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
     else {
       throw ShellError.sharedBut(id: id, problem: .noDisplay)
