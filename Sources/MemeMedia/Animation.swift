@@ -201,9 +201,13 @@ public final class AnimationDecoder {
     do {
       image = try reader.next()
     } catch {
-      throw .cannotLoad(
-        name: name,
-        .damagedFrame(number: index + 1, reason: ImageCodec.userWording(error.reason)))
+      let reason = ImageCodec.userWording(error.reason)
+      // A limit met is not damage: worded as for a still picture, with how to change it.
+      if let limit = error.exceeded {
+        throw .cannotLoad(
+          name: name, .undecodable(reason: reason, hint: limits.still.hint(for: limit)))
+      }
+      throw .cannotLoad(name: name, .damagedFrame(number: index + 1, reason: reason))
     }
     guard let image else { return nil }
     let fileDelay = info.fileDelays[index]

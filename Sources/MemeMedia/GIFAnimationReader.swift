@@ -20,9 +20,14 @@ final class GIFAnimationReader: AnimationFrameReader {
   private var pending: (rect: PixelRect, disposal: Int)?
   private var finished = false
   private var decodedFrames = 0
+  private let limits: DecodeLimits
+  /// Time spent in `next()` so far: the time limit counts decoding, not the pauses between
+  /// frames while they are played or encoded.
+  private var decodeTime = Duration.zero
 
   init(_ bytes: AnimationBytes, limits: AnimationLimits) throws(MemeDecodeFailure) {
     self.bytes = bytes
+    self.limits = limits.still
     let scan = try GIFRecords(bytes)
     var delays: [Int] = []
     var work = 0
@@ -64,7 +69,12 @@ final class GIFAnimationReader: AnimationFrameReader {
   }
 
   func next() throws(MemeDecodeFailure) -> RGBAImage? {
-    guard !finished, let (descriptor, control) = try records.nextImage() else { return nil }
+    guard !finished else { return nil }
+    let started = ContinuousClock.now
+    let deadline = limits.deadline - decodeTime
+    try limits.checkTime(deadline)
+    defer { decodeTime += .now - started }
+    guard let (descriptor, control) = try records.nextImage() else { return nil }
     let size = info.canvas
     if let pending {
       switch pending.disposal {
@@ -87,7 +97,7 @@ final class GIFAnimationReader: AnimationFrameReader {
     do {
       try canvas.withUnsafeMutableBufferPointer { pixels throws(MemeDecodeFailure) in
         guard let base = pixels.baseAddress else { return }
-        try records.readLines(descriptor) { row, line in
+        try records.readLines(descriptor, limits: limits, deadline: deadline) { row, line in
           let y = rect.y + row
           guard y < size.height, visibleColumns > 0 else { return }
           let target = base + (y * size.width + rect.x) * 4
@@ -104,6 +114,7 @@ final class GIFAnimationReader: AnimationFrameReader {
         }
       }
     } catch {
+      if error.exceeded != nil { throw error }
       // What was decoded of the frame stays, and the animation ends with it.
       warnings.append(
         "frame \(decodedFrames + 1) is damaged (\(error.reason)); the animation ends there")
@@ -210,9 +221,10 @@ final class GIFRecords {
 
   /// Decodes the image's lines, handing each to `body` with its row in the frame (interlaced
   /// frames come in four passes: every 8th row from 0, every 8th from 4, every 4th from 2,
-  /// every 2nd from 1).
+  /// every 2nd from 1); stops with the time limit's failure once `deadline` has passed.
   func readLines(
-    _ descriptor: GifImageDesc, _ body: (Int, UnsafeBufferPointer<GifPixelType>) -> Void
+    _ descriptor: GifImageDesc, limits: DecodeLimits, deadline: ContinuousClock.Instant,
+    _ body: (Int, UnsafeBufferPointer<GifPixelType>) -> Void
   ) throws(MemeDecodeFailure) {
     let width = Int(descriptor.Width)
     let height = Int(descriptor.Height)
@@ -221,6 +233,7 @@ final class GIFRecords {
       descriptor.Interlace ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
     for pass in passes {
       for row in stride(from: pass.start, to: height, by: pass.step) {
+        try limits.checkTime(deadline)
         let status = line.withUnsafeMutableBufferPointer { buffer in
           DGifGetLine(gif, buffer.baseAddress, Int32(width))
         }

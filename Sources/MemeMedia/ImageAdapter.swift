@@ -134,6 +134,17 @@ extension DecodeLimits {
       exceeded: .time)
   }
 
+  /// When a decode starting now must stop, for `checkTime(_:)`.
+  var deadline: ContinuousClock.Instant {
+    .now + .microseconds(Int64(maxDecodeSeconds * 1e6))
+  }
+
+  /// Throws the time-limit failure once `deadline` has passed: decoders that work in steps
+  /// (lines, chunks, frames) call it between them.
+  func checkTime(_ deadline: ContinuousClock.Instant) throws(MemeDecodeFailure) {
+    guard ContinuousClock.now < deadline else { throw timeLimitFailure }
+  }
+
   /// What a failure at `limit` adds: how to change the limit, or why the setting was not used.
   func hint(for limit: Limit) -> String {
     switch limit {

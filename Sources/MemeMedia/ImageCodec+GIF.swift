@@ -36,6 +36,7 @@ final class GIFFile: ImageDecoder {
   private static let maxProfileSize = 4 << 20
 
   private let source: Source
+  private let limits: DecodeLimits
   private let gif: UnsafeMutablePointer<GifFileType>
   private(set) var size = PixelSize(width: 0, height: 0)
   let orientation = 1
@@ -48,6 +49,7 @@ final class GIFFile: ImageDecoder {
 
   init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws(MemeDecodeFailure) {
     source = Source(bytes)
+    self.limits = limits
     var error: Int32 = 0
     let context = Unmanaged.passUnretained(source).toOpaque()
     guard let gif = DGifOpen(context, GIFFile.readBytes, &error) else {
@@ -162,8 +164,10 @@ final class GIFFile: ImageDecoder {
     let passes: [(start: Int, step: Int)] =
       frame.Interlace ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
     var decodedRows = 0
+    let deadline = limits.deadline
     for pass in passes {
       for row in stride(from: pass.start, to: height, by: pass.step) {
+        try limits.checkTime(deadline)
         let status = line.withUnsafeMutableBufferPointer { buffer in
           DGifGetLine(gif, buffer.baseAddress, Int32(width))
         }

@@ -347,7 +347,7 @@ private final class TileGrid: @unchecked Sendable {
     into pixels: UnsafeMutablePointer<UInt8>, width: Int, decoder: StaticString?,
     limits: DecodeLimits
   ) throws(MemeDecodeFailure) -> [String] {
-    let deadline = ContinuousClock.now + .microseconds(Int64(limits.maxDecodeSeconds * 1e6))
+    let deadline = limits.deadline
     let work = TileWork(count: tiles.count)
     let target = UInt(bitPattern: pixels)
     DispatchQueue.concurrentPerform(iterations: 2) { _ in

@@ -27,6 +27,7 @@ struct WebPAdapter: ImageAdapter {
 final class WebPFile: ImageDecoder {
   private let bytes: UnsafeRawBufferPointer
   private let features: WebPBitstreamFeatures
+  private let limits: DecodeLimits
   let size: PixelSize
   private(set) var orientation = 1
   private(set) var iccProfile: Data?
@@ -34,6 +35,7 @@ final class WebPFile: ImageDecoder {
 
   init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws(MemeDecodeFailure) {
     self.bytes = bytes
+    self.limits = limits
     var features = WebPBitstreamFeatures()
     let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
     let status = WebPGetFeatures(start, bytes.count, &features)
@@ -74,10 +76,33 @@ final class WebPFile: ImageDecoder {
     config.output.u.RGBA.rgba = pixels
     config.output.u.RGBA.stride = Int32(size.width * 4)
     config.output.u.RGBA.size = count
+    defer { WebPFreeDecBuffer(&config.output) }
+    guard let decoder = WebPINewDecoder(&config.output) else {
+      throw MemeDecodeFailure("out of memory")
+    }
+    defer { WebPIDelete(decoder) }
+    try decodeInChunks(decoder)
+  }
+
+  /// How much more of the file libwebp's incremental decoder is given at a time.
+  private static let chunkSize = 64 << 10
+
+  /// Hands the file to libwebp's incremental decoder a chunk at a time (it reads them in place),
+  /// checking the time limit between chunks; the pixels are those of a decode in one call.
+  private func decodeInChunks(_ decoder: OpaquePointer) throws(MemeDecodeFailure) {
     let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-    let status = WebPDecode(start, bytes.count, &config)
-    WebPFreeDecBuffer(&config.output)
-    guard status == VP8_STATUS_OK else { throw WebPFile.failure(status) }
+    let deadline = limits.deadline
+    var given = 0
+    while true {
+      try limits.checkTime(deadline)
+      given = min(bytes.count, given + WebPFile.chunkSize)
+      let status = WebPIUpdate(decoder, start, given)
+      if status == VP8_STATUS_OK { return }
+      // Waiting for more data once it has all: the file ends early.
+      guard status == VP8_STATUS_SUSPENDED, given < bytes.count else {
+        throw WebPFile.failure(status == VP8_STATUS_SUSPENDED ? VP8_STATUS_NOT_ENOUGH_DATA : status)
+      }
+    }
   }
 
   /// The first frame of an animation, composed on the canvas as a browser shows it.

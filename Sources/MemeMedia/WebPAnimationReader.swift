@@ -11,9 +11,14 @@ final class WebPAnimationReader: AnimationFrameReader {
   let warnings: [String] = []
   private let bytes: AnimationBytes
   private let decoder: OpaquePointer
+  private let limits: DecodeLimits
+  /// Time spent in `next()` so far: the time limit counts decoding, not the pauses between
+  /// frames while they are played or encoded.
+  private var decodeTime = Duration.zero
 
   init(_ bytes: AnimationBytes, limits: AnimationLimits) throws(MemeDecodeFailure) {
     self.bytes = bytes
+    self.limits = limits.still
     let start = bytes.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
     var data = WebPData(bytes: start, size: bytes.count)
     guard let demuxer = WebPDemux(&data) else {
@@ -66,6 +71,9 @@ final class WebPAnimationReader: AnimationFrameReader {
 
   func next() throws(MemeDecodeFailure) -> RGBAImage? {
     guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
+    let started = ContinuousClock.now
+    try limits.checkTime(limits.deadline - decodeTime)
+    defer { decodeTime += .now - started }
     var frame: UnsafeMutablePointer<UInt8>?
     var timestamp: Int32 = 0
     guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {

@@ -30,7 +30,7 @@ public enum ManualPage {
     ("MEMESH_FONTS", "the folder of bundled fonts (default: found next to the binary)."),
     ("MEMESH_PREVIEW", "terminal graphics mode, as --mode."),
     ("MEMESH_MAX_MEGAPIXELS", "the largest picture load accepts, in whole megapixels (default 100; 1 to 4000)."),
-    ("MEMESH_MAX_DECODE_SECONDS", "how long load may spend decoding a picture, in seconds (default 20; 0.001 to 3600): checked as PNG and JPEG data is read and between a HEIC or AVIF grid's tiles."),
+    ("MEMESH_MAX_DECODE_SECONDS", "how long load may spend decoding a picture, in seconds (default 20; 0.001 to 3600): checked as PNG, JPEG, GIF and WebP data is read, between a HEIC or AVIF grid's tiles and between an animation's frames."),
     ("MEMESH_CAMERA", "the video device for camera (default: the first /dev/video*)."),
     ("PAGER", "the program long output goes through in an interactive terminal session (default less -FRX; empty or cat: none)."),
     ("NO_COLOR", "set and not empty: no colors in text, and block-symbol pictures in the terminal's own colors (kitty, iTerm2 and sixel pictures keep theirs)."),

@@ -173,12 +173,20 @@ extension ImageLimitsTests {
     return try ImageCodec.encode(RGBAImage(width: 1000, height: 1000, pixels: pixels), as: format)
   }
 
-  /// PNG and JPEG check the time limit as they read the image data (libpng asking for bytes,
-  /// libjpeg reporting progress): a limit too short for a megapixel stops the load with the
-  /// limit's words; the default limit loads it.
-  @Test(arguments: [ImageFormat.png, .jpeg])
-  func pngAndJPEGStopAtTheTimeLimit(_ format: ImageFormat) throws {
-    let data = try Self.noise(as: format)
+  /// A megapixel picture in `format`: noise, or for GIF (memesh writes no still GIF) a
+  /// 1000×1000 frame whose LZW data has a clear code before every pixel.
+  static func megapixel(as format: ImageFormat) throws -> Data {
+    guard format == .gif else { return try noise(as: format) }
+    return GIFBytes.make(screen: (1000, 1000), frames: 1, frame: (1000, 1000), delay: 0)
+  }
+
+  /// PNG, JPEG, WebP and GIF check the time limit as they read the image data (libpng asking
+  /// for bytes, libjpeg reporting progress, libwebp's incremental decoder between chunks, giflib
+  /// between lines): a limit too short for a megapixel stops the load with the limit's words;
+  /// the default limit loads it.
+  @Test(arguments: [ImageFormat.png, .jpeg, .webp, .gif])
+  func stillsStopAtTheTimeLimit(_ format: ImageFormat) throws {
+    let data = try Self.megapixel(as: format)
     let error = #expect(throws: MediaError.self) {
       try ImageCodec.decode(data, name: "noise", limits: DecodeLimits(maxDecodeSeconds: 0.001))
     }
@@ -187,5 +195,39 @@ extension ImageLimitsTests {
         == "cannot load 'noise': decoding took longer than the limit of 0.001 seconds (set "
         + "MEMESH_MAX_DECODE_SECONDS to allow more)")
     #expect(try ImageCodec.decode(data, name: "noise").image.width == 1000)
+  }
+}
+
+// MARK: - Time limit of animations
+
+extension ImageLimitsTests {
+  /// GIF and WebP animations check the time they have spent decoding before each frame (a GIF
+  /// also between a frame's lines): a limit of a microsecond stops them by the second frame
+  /// with the same words as a still picture; the default limit reads all eight frames.
+  @Test(arguments: ["pan.gif", "pan.webp"])
+  func animationsStopAtTheTimeLimit(_ name: String) throws {
+    let data = try AnimationDecodeTests.data(name)
+    let tiny = AnimationLimits(still: DecodeLimits(maxDecodeSeconds: 0.000_001))
+    let decoder = try ImageCodec.openAnimation(data, name: name, limits: tiny)
+    var decoded = 0
+    let error = #expect(throws: MediaError.self) {
+      while try decoder.next() != nil { decoded += 1 }
+    }
+    #expect(decoded <= 1)
+    #expect(
+      error?.message
+        == "cannot load '\(name)': decoding took longer than the limit of 1e-06 seconds (set "
+        + "MEMESH_MAX_DECODE_SECONDS to allow more)")
+    #expect(try AnimationDecodeTests.frames(name).1.count == 8)
+  }
+
+  /// A megapixel GIF frame is stopped between its lines, before its first frame is whole.
+  @Test func aLargeGIFFrameStopsBetweenItsLines() throws {
+    let data = GIFBytes.make(screen: (1000, 1000), frames: 2, frame: (1000, 1000), delay: 10)
+    let limits = AnimationLimits(still: DecodeLimits(maxDecodeSeconds: 0.001))
+    let decoder = try ImageCodec.openAnimation(data, name: "big.gif", limits: limits)
+    let error = #expect(throws: MediaError.self) { _ = try decoder.next() }
+    #expect(error?.message.contains("decoding took longer than the limit of 0.001 seconds") == true)
+    #expect(try AnimationDecodeTests.frames(of: data).1.count == 2)
   }
 }
