@@ -114,11 +114,12 @@ public final class PlacePreview {
     guard let shown else {
       return mode == .kitty ? kittyFrame(image) : draw(image, cells: whole)
     }
+    let back = "\r" + TerminalPreview.csi("\(cells.rows)A")
+    // kitty's frame finds its own changed cells, against the whole picture last sent.
+    if mode == .kitty { return image == shown ? "" : back + kittyFrame(image) }
     guard let changed = Self.changedCells(image, from: shown, cellPixels: cellPixels) else {
       return ""
     }
-    let back = "\r" + TerminalPreview.csi("\(cells.rows)A")
-    if mode == .kitty { return back + kittyFrame(image) }
     return back + draw(image, cells: aligned(changed)) + "\r"
   }
 
@@ -149,9 +150,8 @@ public final class PlacePreview {
   }
 
   /// Deletes the frames' kitty images and their data.
-  static let deleteKittyFrames = deleteKitty(kittyPatch) + deleteKitty(kittyImage)
-
-  private static func deleteKitty(_ id: Int) -> String { "\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\" }
+  static let deleteKittyFrames =
+    TerminalKitty.delete(id: kittyPatch) + TerminalKitty.delete(id: kittyImage)
 
   /// A kitty frame: the cells that differ from the whole picture last sent, as a picture laid
   /// over it (replacing the last one); the whole picture again when they would cover half of it.
@@ -159,7 +159,7 @@ public final class PlacePreview {
     if let base = kittyBase {
       let patch = Self.changedCells(image, from: base, cellPixels: cellPixels)
       guard patch.map({ $0.count * 2 <= whole.count }) ?? true else { return kittyWhole(image) }
-      var text = Self.deleteKitty(Self.kittyPatch)
+      var text = TerminalKitty.delete(id: Self.kittyPatch)
       if let patch, let png = try? ImageCodec.encode(crop(image, to: patch), as: .png) {
         let size = TerminalPreview.CellSize(columns: patch.columns, rows: patch.rows)
         text +=

@@ -7,7 +7,7 @@ import MemeCore
 /// is 111 MB of escape sequences that way. Here the picture is scaled to the pixels its cells
 /// show (never enlarged; kitty scales it to the cells) and sent as PNG (f=100), which the
 /// protocol allows for any picture: a thumbnail is a few kilobytes.
-enum TerminalKitty {
+public enum TerminalKitty {
   /// Base64 characters per escape sequence: the protocol's limit for one chunk.
   static let chunkSize = 4096
 
@@ -22,6 +22,9 @@ enum TerminalKitty {
     guard let png = try? ImageCodec.encode(fitted, as: .png) else { return nil }
     return sequences(png: png, cells: cells)
   }
+
+  /// Deletes image `id` and its data (d=I), no reply wanted.
+  public static func delete(id: Int) -> String { "\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\" }
 
   /// `png` as kitty graphics commands: transmit and display (a=T) a PNG (f=100), stretched over
   /// `cells`, no reply wanted (q=2: a reply would arrive as typed input), in base64 chunks

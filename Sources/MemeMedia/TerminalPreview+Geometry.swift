@@ -67,7 +67,7 @@ extension TerminalPreview {
   }
 
   /// `cellPixelSize` when it is a plausible cell (some terminals report 0×0), else the default.
-  static func usableCellPixelSize(_ cellPixelSize: PixelSize?) -> PixelSize {
+  public static func usableCellPixelSize(_ cellPixelSize: PixelSize?) -> PixelSize {
     guard let size = cellPixelSize, size.width > 0, size.height > 0 else {
       return defaultCellPixelSize
     }

@@ -93,7 +93,7 @@ extension Shell {
     _ data: Data, name: String, recipe: MemeRecipe?, frame: Int? = nil
   ) throws -> Bool {
     guard settings.previewMode != .none, let window = drawingWindow else { return false }
-    let cellPixels = window.cellPixelSize ?? PixelSize(width: 8, height: 16)
+    let cellPixels = TerminalPreview.usableCellPixelSize(window.cellPixelSize)
     // Sixel frames also keep within the largest sixel picture the terminal draws.
     let box = TerminalPreview.cellLimit(
       mode: settings.previewMode, maxColumns: window.cells.columns,
@@ -242,7 +242,7 @@ enum AnimationPlayer {
   /// blank while a frame's PNG is still arriving.
   static func kittyFrame(_ text: String, id: UInt32, replacing previous: UInt32) -> String {
     text.replacingOccurrences(of: "\u{1B}_Ga=T,", with: "\u{1B}_Ga=T,i=\(id),")
-      + "\u{1B}_Ga=d,d=I,i=\(previous),q=2\u{1B}\\"
+      + TerminalKitty.delete(id: Int(previous))
   }
 }
 
