@@ -42,7 +42,7 @@ Anywhere:
   history                           list the undo steps: the editor's, and deletes among them
   help [COMMAND]                    list the commands, or explain one
   source FILE                       run the commands in a file (or a transcript's inputs)
-  set [font NAME|default | format png|jpeg|webp|auto]
+  set [font NAME|default | format png|jpeg|webp|gif|auto]
                                     show or change the defaults: new drafts' font, share's format
   clear (cls)                       clear the screen (and the scrollback, as clear(1) does)
   quit (exit)                       leave memesh (so does Ctrl-D)

@@ -38,7 +38,7 @@ error: font: unknown font 'Comic Sans' (available: Anton, BebasNeue, DejaVuSans-
 > set colour red
 error: set: unknown setting 'colour' (font or format)
 > set font
-error: set: 'font' needs a NAME or 'default' (usage: set [font NAME|default | format png|jpeg|webp|auto])
+error: set: 'font' needs a NAME or 'default' (usage: set [font NAME|default | format png|jpeg|webp|gif|auto])
 > set font default
 new drafts use Anton
 > set

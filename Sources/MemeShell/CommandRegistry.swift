@@ -255,7 +255,7 @@ public enum CommandRegistry {
       arguments: .positional([.anyPath])
     ) { shell, arguments in try shell.source(path: arguments[0]) },
     ShellCommand(
-      "set", usage: "set [font NAME|default | format png|jpeg|webp|auto]", views: [.anywhere],
+      "set", usage: "set [font NAME|default | format png|jpeg|webp|gif|auto]", views: [.anywhere],
       abstract: "show or change the defaults: new drafts' font, share's format",
       discussion: "Defaults change no draft and last for the session; put them in the start-up "
         + "file ($XDG_CONFIG_HOME/memesh/memeshrc, run in a terminal unless --no-rc) to keep them. "

@@ -4,7 +4,7 @@ import MemeMedia
 import MemeSystem
 
 extension Shell {
-  /// `set`, `set font NAME|default`, `set format png|jpeg|webp|auto`: the session's defaults —
+  /// `set`, `set font NAME|default`, `set format png|jpeg|webp|gif|auto`: the session's defaults —
   /// the font new drafts start in and the format `share` writes when nothing else says. They
   /// change no draft (no undo step); the start-up file is where they are kept.
   func set(_ arguments: Arguments) throws {
