@@ -273,7 +273,8 @@ static void png_warning_function(png_structp png, png_const_charp text) {
 /// data, which is where the time limit is checked.
 static void png_read_function(png_structp png, png_bytep target, size_t length) {
   memesh_decoder *decoder = png_get_io_ptr(png);
-  if (past_deadline(decoder)) png_error(png, decoder->failure.message);
+  // The failure already says why; png_error copies its text into it, so not from it.
+  if (past_deadline(decoder)) png_error(png, "decoding took longer than its time limit");
   if (length > decoder->size - decoder->offset) png_error(png, "the file ends early");
   memcpy(target, decoder->data + decoder->offset, length);
   decoder->offset += length;

@@ -50,6 +50,8 @@ static bool huffman_build(huffman_table *table) {
   for (int length = 1; length <= 16; length++) {
     table->value_offset[length] = index - code;
     for (int count = 0; count < table->counts[length]; count++) {
+      // More codes than `length` bits can hold: refused before a table is written past its end.
+      if (code >= (1 << length)) return false;
       uint8_t value = table->values[index];
       // A value listed twice would get two codes; keep the first for encoding.
       if (table->length[value] == 0) {
@@ -709,7 +711,10 @@ static void *index_tail(void *argument) {
       for (int block = 0; block < blocks && whole; block++) {
         whole = read_block(tail->bits, &position, &file->dc[c->dc], &file->ac[c->ac],
                            &predictor[part], NULL, false) &&
-                position <= tail->bit_count;
+                position <= tail->bit_count &&
+                // Relative DC values of a real scan stay within twice the DC range; bounding
+                // them keeps a hostile scan's sums from overflowing.
+                predictor[part] >= -65535 && predictor[part] <= 65535;
         *dc++ = predictor[part];
       }
     }

@@ -105,7 +105,8 @@ enum HEIFBoxes {
   /// (phones hide a grid's tiles), so their `hidden` flag is cleared in the copy; nothing else
   /// changes, no offset moves. Nil otherwise: the whole picture is then left to libheif.
   static func tiles(_ data: Data) -> Tiles? {
-    var file = data
+    // A copy of the bytes themselves: `data` may be the caller's file read in place.
+    var file = data.withUnsafeBytes { Data($0) }
     let items = file.withUnsafeMutableBytes { buffer -> [UInt32]? in
       let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
       guard let meta = child("meta", in: bytes, 0..<bytes.count), meta.count >= 4 else {

@@ -326,6 +326,9 @@ private final class TileGrid: @unchecked Sendable {
       tileSize.width > 0, tileSize.height > 0, grid.size == primary.size, !primary.hasAlpha,
       grid.columns * tileSize.width >= grid.size.width,
       grid.rows * tileSize.height >= grid.size.height,
+      // No tile larger than the grid needs: the pixel cap saw the grid's size, not the tiles'.
+      (grid.columns - 1) * tileSize.width < grid.size.width,
+      (grid.rows - 1) * tileSize.height < grid.size.height,
       let found = HEIFBoxes.tiles(data), found.items.count == grid.rows * grid.columns,
       let file = try? HEIFFile(keeping: found.file)
     else { return nil }

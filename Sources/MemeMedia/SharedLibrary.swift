@@ -189,7 +189,8 @@ public enum SharedLibrary: String, CaseIterable, Sendable {
     var environment: [UnsafeMutablePointer<CChar>?] = [strdup(savedBindNow + "=" + value)]
     var entry = environ
     while let variable = entry.pointee {
-      if strncmp(variable, "LD_BIND_NOW=", 12) != 0 { environment.append(variable) }
+      let name = String(cString: variable).prefix { $0 != "=" }
+      if name != "LD_BIND_NOW" && name != savedBindNow { environment.append(variable) }
       entry += 1
     }
     environment.append(nil)
