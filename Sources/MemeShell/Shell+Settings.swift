@@ -54,7 +54,8 @@ extension Shell {
   public func runStartupFile(_ path: String) {
     let data: Data
     do {
-      data = try WholeFile.read(path: path)
+      // A start-up file is a few lines: one over 1 MB is refused whole, never cut mid-line.
+      data = try WholeFile.read(path: path, maxBytes: 1 << 20)
     } catch {
       if !error.isMissing {
         console.warning(
@@ -62,7 +63,7 @@ extension Shell {
       }
       return
     }
-    let text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
+    let text = String(decoding: data, as: UTF8.self)
     // `set` says nothing there: a start that prints the same lines every time is noise.
     runningStartupFile = true
     defer { runningStartupFile = false }
