@@ -36,6 +36,8 @@ let package = Package(
     systemLibrary("CUnibreak", pkgConfig: "libunibreak", apt: ["libunibreak-dev"]),
     systemLibrary("CThai", pkgConfig: "libthai", apt: ["libthai-dev"]),
     systemLibrary("CFribidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
+    // glibc's <malloc.h> (mallopt), for memesh's entry point.
+    .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
     // The shell's line-editing C, for MemeShell only: fixed-argument wrappers for libedit's
     // variadic configuration calls, the key reader that lets window resizes through only while
     // waiting for a key, and the Ctrl-C flag (its header says why each is C).
@@ -81,7 +83,7 @@ let package = Package(
     .executableTarget(
       name: "memesh",
       dependencies: [
-        "MemeShell", "MemeSystem",
+        "MemeShell", "MemeSystem", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // The release binary's code that everyday commands run, placed together (lld orders the
