@@ -74,3 +74,48 @@ void memesh_coefficients_free(memesh_coefficients *coefficients) {
     coefficients->planes[part].coefficients = NULL;
   }
 }
+
+int memesh_test_encode_jpeg(const uint8_t *rgba, uint32_t width, uint32_t height,
+                            const memesh_test_jpeg_settings *settings, uint8_t **jpeg,
+                            size_t *size) {
+  struct jpeg_compress_struct encoder;
+  reader_error error;
+  unsigned char *out = NULL;
+  unsigned long out_size = 0;
+  encoder.err = jpeg_std_error(&error.manager);
+  error.manager.error_exit = reader_error_exit;
+  error.manager.output_message = reader_silent;
+  *jpeg = NULL;
+  *size = 0;
+  jpeg_create_compress(&encoder);
+  if (setjmp(error.jump)) {
+    jpeg_destroy_compress(&encoder);
+    free(out);
+    return 1;
+  }
+  jpeg_mem_dest(&encoder, &out, &out_size);
+  encoder.image_width = width;
+  encoder.image_height = height;
+  encoder.input_components = 4;
+  encoder.in_color_space = JCS_EXT_RGBA;
+  jpeg_set_defaults(&encoder);
+  jpeg_set_colorspace(&encoder, settings->components == 1 ? JCS_GRAYSCALE : JCS_YCbCr);
+  jpeg_set_quality(&encoder, settings->quality, TRUE);
+  encoder.comp_info[0].h_samp_factor = settings->h;
+  encoder.comp_info[0].v_samp_factor = settings->v;
+  encoder.restart_in_rows = settings->restart_rows;
+  encoder.restart_interval = (unsigned)settings->restart_mcus;
+  encoder.optimize_coding = settings->optimize ? TRUE : FALSE;
+  jpeg_start_compress(&encoder, TRUE);
+  while (encoder.next_scanline < height) {
+    JSAMPROW row = (JSAMPROW)(rgba + (size_t)encoder.next_scanline * width * 4);
+    jpeg_write_scanlines(&encoder, &row, 1);
+  }
+  jpeg_finish_compress(&encoder);
+  jpeg_destroy_compress(&encoder);
+  *jpeg = out;
+  *size = out_size;
+  return 0;
+}
+
+void memesh_coefficients_free_jpeg(uint8_t *jpeg) { free(jpeg); }
