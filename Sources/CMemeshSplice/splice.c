@@ -17,7 +17,7 @@
 #define LOOKAHEAD 9
 /// When only where a block ends matters (indexing), the AC codes and value bits that fit in the
 /// next GROUP_BITS bits are skipped together with one table lookup.
-#define GROUP_BITS 12
+#define GROUP_BITS 14
 /// A group entry: bits 0-3 the bits it covers, bits 4-10 the coefficients its codes cover
 /// (before an end of block), bit 11 whether it ends with an end of block. 0: the next code and
 /// its value bits are longer than GROUP_BITS (or there is no such code).
@@ -34,8 +34,9 @@ typedef struct huffman_table {
   int32_t max_code[18];
   int32_t value_offset[18];
   uint16_t lookahead[1 << LOOKAHEAD];
-  // Skipping AC codes (AC tables only): one entry per GROUP_BITS-bit pattern.
-  uint16_t group[1 << GROUP_BITS];
+  // Skipping AC codes (AC tables only): one entry per GROUP_BITS-bit pattern, in the file's
+  // `ac_group`.
+  uint16_t *group;
   // Encoding: code and length per value (length 0: no code).
   uint16_t code[256];
   uint8_t length[256];
@@ -360,6 +361,9 @@ typedef struct jpeg_file {
   bool tables_complete;
   /// MCUs between restart markers (0: none); only whole rows of MCUs are spliced.
   uint32_t restart_interval;
+  /// The AC tables' group tables (`huffman_table.group`), last: read_headers does not clear
+  /// them (a DHT fills one whole), so the pages of tables a file does not define stay untouched.
+  uint16_t ac_group[4][1 << GROUP_BITS];
 } jpeg_file;
 
 static uint32_t be16(const uint8_t *bytes) { return (uint32_t)bytes[0] << 8 | bytes[1]; }
@@ -381,6 +385,7 @@ static memesh_splice_refusal read_dht(jpeg_file *file, const uint8_t *body, size
     int class = body[at] >> 4, slot = body[at] & 15;
     if (class > 1 || slot > 3) return MEMESH_SPLICE_DAMAGED;
     huffman_table *table = class == 0 ? &file->dc[slot] : &file->ac[slot];
+    if (class == 1) table->group = file->ac_group[slot];
     int total = 0;
     table->counts[0] = 0;
     for (int length = 1; length <= 16; length++) {
@@ -515,7 +520,7 @@ static memesh_splice_refusal read_sos(jpeg_file *file, const uint8_t *body, size
 /// Reads every marker from SOI to the first SOS; the file's bytes must outlive `file`.
 static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, size_t size,
                                           bool restarts_allowed) {
-  memset(file, 0, sizeof *file);
+  memset(file, 0, offsetof(jpeg_file, ac_group));
   file->data = data;
   file->size = size;
   file->file_size = size;
@@ -697,8 +702,9 @@ static inline bool skip_ac(const scan_bits *scan, const huffman_table *ac, uint6
   uint64_t bits = *window;
   int consumed = *used;
   for (int k = 1; k < 64;) {
-    // A code and its value bits take at most 27 of the window's 57 or more bits.
-    if (consumed > 30) {
+    // The window holds 57 bits or more: a group's GROUP_BITS, or one code with its value bits
+    // (at most 27), must be among them.
+    if (consumed > 57 - GROUP_BITS) {
       *at = advance(scan, *at, (unsigned)consumed, *clean);
       bits = load_window(scan, *at, clean);
       consumed = 0;
@@ -711,6 +717,12 @@ static inline bool skip_ac(const scan_bits *scan, const huffman_table *ac, uint6
       if (entry & GROUP_END) break;
       k = after;
       continue;
+    }
+    if (consumed > 30) {
+      *at = advance(scan, *at, (unsigned)consumed, *clean);
+      bits = load_window(scan, *at, clean);
+      consumed = 0;
+      ahead = bits;
     }
     int length;
     int symbol = huffman_symbol(ac, (uint32_t)(ahead >> 32), &length);
