@@ -293,6 +293,24 @@ static void flush_bits(bit_writer *writer) {
   if (writer->pending > 0) put_bits(writer, 0x7f, 8 - writer->pending);
 }
 
+/// Appends 56 bits: the 7 bytes they complete stored at once when none of them is 0xFF (no
+/// stuffing), through put_bits otherwise.
+static inline void put_56_bits(bit_writer *writer, uint64_t chunk) {
+  if (writer->length + 16 > writer->capacity && !writer_reserve(writer, 16)) return;
+  int pending = writer->pending;
+  // The 7 whole bytes: the pending bits, then the chunk's first 56 - pending bits.
+  uint64_t pending_bits = pending ? writer->accumulator & ((1ull << pending) - 1) : 0;
+  uint64_t bytes = (pending_bits << (56 - pending)) | (chunk >> pending);
+  if (has_ff(bytes << 8)) {
+    put_bits(writer, chunk, 56);
+    return;
+  }
+  uint64_t out = __builtin_bswap64(bytes << 8);
+  memcpy(writer->bytes + writer->length, &out, 8);
+  writer->length += 7;
+  writer->accumulator = chunk;
+}
+
 /// Copies the data bits `from ..< to` of `scan` (positions as the index has them): 56 at a
 /// time from 8 bytes holding no 0xFF, otherwise a byte at a time past the stuffing.
 static void copy_bits(bit_writer *writer, const scan_bits *scan, uint64_t from, uint64_t to) {
@@ -302,7 +320,7 @@ static void copy_bits(bit_writer *writer, const scan_bits *scan, uint64_t from, 
       uint64_t raw;
       memcpy(&raw, scan->bytes + byte, 8);
       if (!has_ff(raw)) {
-        put_bits(writer, (__builtin_bswap64(raw) << (from & 7)) >> 8, 56);
+        put_56_bits(writer, (__builtin_bswap64(raw) << (from & 7)) >> 8);
         from += 56;
         continue;
       }
@@ -617,16 +635,14 @@ typedef struct scan_index {
   /// marker that ends it: every position of a whole scan is at most this.
   const uint8_t *bits;
   uint64_t bit_count;
-  /// Bit offset of MCU i (row-major); entry mcus_across × mcu_rows is the end.
-  uint64_t *mcu_offset;
-  /// DC predictors (one per component) before MCU i; the last entry after the scan.
-  int16_t *mcu_predictor;
-  /// Every block's DC value per component (MCU grid × the component's sampling), or NULL.
+  /// Bit offset of MCU i (row-major); entry mcus_across × mcu_rows is the end. 32 bits: scans
+  /// of 512 MB and more are refused.
+  uint32_t *mcu_offset;
+  /// Every block's DC value per component (MCU grid × the component's sampling). The DC
+  /// predictors anywhere come from them (`predictors_after`).
   int16_t *dc[3];
-  /// Bit offset just after each MCU row's last MCU (before a restart marker's padding), and
-  /// the DC predictors there (before a restart resets them).
+  /// Bit offset just after each MCU row's last MCU (before a restart marker's padding).
   uint64_t *row_end;
-  int16_t *row_end_predictor;
   /// Byte offsets where each restart interval after the first starts (after its marker) and
   /// where the one before it ended (its marker, or the fill bytes before it), and how many.
   size_t *segment;
@@ -642,9 +658,7 @@ static inline scan_bits scan_of(const scan_index *index) {
 
 static void scan_index_free(scan_index *index) {
   free(index->mcu_offset);
-  free(index->mcu_predictor);
   free(index->row_end);
-  free(index->row_end_predictor);
   free(index->segment);
   free(index->segment_end);
   for (int part = 0; part < 3; part++) free(index->dc[part]);
@@ -801,15 +815,34 @@ static inline size_t dc_slot(const jpeg_file *file, int part, uint32_t x, uint32
   return row * across + column;
 }
 
-/// Records where MCU (`x`, `y`) starts and the DC predictors there, then reads its blocks,
-/// keeping each block's DC value when `keep_dc`. False when its coded data does not add up.
-static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mcu, uint32_t x,
-                             uint32_t y, uint64_t *position, int32_t predictor[3], bool keep_dc) {
-  index->mcu_offset[mcu] = *position;
-  scan_bits scan = scan_of(index);
-  for (int part = 0; part < 3; part++) {
-    index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
+/// The DC predictors after MCU `mcu` (row-major): each component's last block's DC value in it.
+static void predictors_after(const jpeg_file *file, const scan_index *index, size_t mcu,
+                             int32_t predictor[3]) {
+  uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+  predictor[0] = predictor[1] = predictor[2] = 0;
+  for (int part = 0; part < file->components; part++) {
+    const component *c = &file->component[part];
+    int h = file->components == 1 ? 0 : c->h - 1, v = file->components == 1 ? 0 : c->v - 1;
+    predictor[part] = index->dc[part][dc_slot(file, part, x, y, h, v)];
   }
+}
+
+/// The DC predictors before MCU `mcu`: zeros at the start of the scan or of a restart interval.
+static void predictors_before(const jpeg_file *file, const scan_index *index, size_t mcu,
+                              int32_t predictor[3]) {
+  if (mcu == 0 || (file->restart_interval > 0 && mcu % file->restart_interval == 0)) {
+    predictor[0] = predictor[1] = predictor[2] = 0;
+  } else {
+    predictors_after(file, index, mcu - 1, predictor);
+  }
+}
+
+/// Records where MCU (`x`, `y`) starts, then reads its blocks, keeping each block's DC value.
+/// False when its coded data does not add up.
+static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mcu, uint32_t x,
+                             uint32_t y, uint64_t *position, int32_t predictor[3]) {
+  index->mcu_offset[mcu] = (uint32_t)*position;
+  scan_bits scan = scan_of(index);
   for (int part = 0; part < file->components; part++) {
     const component *c = &file->component[part];
     int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
@@ -820,7 +853,7 @@ static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mc
             *position > index->bit_count) {
           return false;
         }
-        if (keep_dc) index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
+        index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
       }
     }
   }
@@ -907,16 +940,11 @@ static void *index_tail(void *argument) {
 /// shifted so the tail's predictors at `entry` become `predictor`. False when a DC value comes
 /// out of range (which the first thread would have refused too).
 static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_index *tail,
-                       size_t entry, size_t mcu, const int32_t *predictor, bool keep_dc) {
+                       size_t entry, size_t mcu, const int32_t *predictor) {
   int32_t shift[3];
   for (int part = 0; part < 3; part++) shift[part] = predictor[part] - tail->predictor[entry * 3 + (size_t)part];
   for (;; entry++, mcu++) {
-    index->mcu_offset[mcu] = tail->offset[entry];
-    for (int part = 0; part < 3; part++) {
-      int32_t value = tail->predictor[entry * 3 + (size_t)part] + shift[part];
-      if (value < -32767 || value > 32767) return false;
-      index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)value;
-    }
+    index->mcu_offset[mcu] = (uint32_t)tail->offset[entry];
     if (entry == tail->count) return true;
     const int32_t *dc = &tail->dc[entry * (size_t)file->blocks_per_mcu];
     uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
@@ -927,7 +955,7 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
         for (int h = 0; h < across; h++) {
           int32_t value = *dc++ + shift[part];
           if (value < -32767 || value > 32767) return false;
-          if (keep_dc) index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)value;
+          index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)value;
         }
       }
     }
@@ -954,13 +982,10 @@ static uint64_t tail_start(const scan_bits *scan) {
 typedef struct restart_range {
   const jpeg_file *file;
   scan_index *index;
-  bool keep_dc;
   size_t first, end;
   uint64_t position;
   size_t restarts;
   memesh_splice_refusal refusal;
-  /// Where the range ended, and the DC predictors there.
-  int32_t predictor[3];
 } restart_range;
 
 static void *index_restart_range(void *argument) {
@@ -980,26 +1005,20 @@ static void *index_restart_range(void *argument) {
       predictor[0] = predictor[1] = predictor[2] = 0;
     }
     uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    if (!index_mcu(file, index, mcu, x, y, &position, predictor, range->keep_dc)) return NULL;
-    if (x + 1 == file->mcus_across) {
-      index->row_end[y] = position;
-      for (int part = 0; part < 3; part++) {
-        index->row_end_predictor[(size_t)y * 3 + (size_t)part] = (int16_t)predictor[part];
-      }
-    }
+    if (!index_mcu(file, index, mcu, x, y, &position, predictor)) return NULL;
+    if (x + 1 == file->mcus_across) index->row_end[y] = position;
   }
   range->position = position;
-  memcpy(range->predictor, predictor, sizeof predictor);
   range->refusal = MEMESH_SPLICE_OK;
   return NULL;
 }
 
 /// Indexes a scan with restart markers: a large one in two ranges on two threads, split at the
-/// marker nearest its middle. Leaves the end position and predictors in `*end`.
+/// marker nearest its middle. Leaves where it ended in `end->position`.
 static memesh_splice_refusal index_with_restarts(const jpeg_file *file, scan_index *index,
-                                                 bool keep_dc, restart_range *end) {
+                                                 restart_range *end) {
   size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
-  restart_range head = {.file = file, .index = index, .keep_dc = keep_dc, .end = mcus};
+  restart_range head = {.file = file, .index = index, .end = mcus};
   restart_range tail = head;
   size_t split = index->segment_count / 2;  // segment[split] begins interval split + 1
   size_t middle = (split + 1) * (size_t)file->restart_interval;
@@ -1030,15 +1049,17 @@ static memesh_splice_refusal index_with_restarts(const jpeg_file *file, scan_ind
   return end->restarts == index->segment_count ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
 }
 
-/// Indexes every MCU of the scan: its bit offset and DC predictors, and each block's DC value
-/// when `keep_dc`. Reads every code (there is no other way to find where a block ends) but
-/// keeps no coefficients and runs no IDCT.
+/// Indexes every MCU of the scan: its bit offset, and each block's DC value. Reads every code
+/// (there is no other way to find where a block ends) but keeps no coefficients and runs no
+/// IDCT.
 /// With `wait_for_tail` the first thread, once at the second's start, waits for it rather than
 /// going on alone (tests use it to take the two-thread path every time).
 static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *index,
-                                         bool keep_dc, bool wait_for_tail) {
+                                         bool wait_for_tail) {
   memesh_splice_refusal refusal = unstuff(file, index);
   if (refusal != MEMESH_SPLICE_OK) return refusal;
+  // Bit offsets are kept in 32 bits.
+  if (index->bit_count >= UINT32_MAX) return MEMESH_SPLICE_TOO_LARGE;
   size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
   // Each block takes at least two bits (a DC code and an end of block): a header promising
   // more blocks than the data can hold is refused before anything is allocated for them.
@@ -1046,29 +1067,19 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
     return MEMESH_SPLICE_DAMAGED;
   }
   index->mcu_offset = malloc((mcus + 1) * sizeof *index->mcu_offset);
-  index->mcu_predictor = malloc((mcus + 1) * 3 * sizeof *index->mcu_predictor);
   index->row_end = malloc((size_t)file->mcu_rows * sizeof *index->row_end);
-  index->row_end_predictor = malloc((size_t)file->mcu_rows * 3 * sizeof *index->row_end_predictor);
-  if (index->mcu_offset == NULL || index->mcu_predictor == NULL || index->row_end == NULL ||
-      index->row_end_predictor == NULL) {
-    return MEMESH_SPLICE_FAILED;
-  }
-  if (keep_dc) {
-    for (int part = 0; part < file->components; part++) {
-      const component *c = &file->component[part];
-      size_t blocks = file->components == 1 ? mcus : mcus * (size_t)c->h * c->v;
-      index->dc[part] = malloc(blocks * sizeof *index->dc[part]);
-      if (index->dc[part] == NULL) return MEMESH_SPLICE_FAILED;
-    }
+  if (index->mcu_offset == NULL || index->row_end == NULL) return MEMESH_SPLICE_FAILED;
+  for (int part = 0; part < file->components; part++) {
+    const component *c = &file->component[part];
+    size_t blocks = file->components == 1 ? mcus : mcus * (size_t)c->h * c->v;
+    index->dc[part] = malloc(blocks * sizeof *index->dc[part]);
+    if (index->dc[part] == NULL) return MEMESH_SPLICE_FAILED;
   }
   if (file->restart_interval > 0) {
     restart_range end;
-    refusal = index_with_restarts(file, index, keep_dc, &end);
+    refusal = index_with_restarts(file, index, &end);
     if (refusal != MEMESH_SPLICE_OK) return refusal;
-    index->mcu_offset[mcus] = end.position;
-    for (int part = 0; part < 3; part++) {
-      index->mcu_predictor[mcus * 3 + (size_t)part] = (int16_t)end.predictor[part];
-    }
+    index->mcu_offset[mcus] = (uint32_t)end.position;
     // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
     scan_bits scan = scan_of(index);
     return ends_before(&scan, end.position, scan.end) ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
@@ -1107,7 +1118,7 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
           if (tail.count - cursor == mcus - mcu) {
             adopted = true;
             index->tail_mcu = mcu;
-            if (!adopt_tail(file, index, &tail, cursor, mcu, predictor, keep_dc)) {
+            if (!adopt_tail(file, index, &tail, cursor, mcu, predictor)) {
               refusal = MEMESH_SPLICE_DAMAGED;
             }
             position = tail.offset[tail.count];
@@ -1116,7 +1127,7 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
           }
         }
       }
-      if (!index_mcu(file, index, mcu, x, y, &position, predictor, keep_dc)) {
+      if (!index_mcu(file, index, mcu, x, y, &position, predictor)) {
         refusal = MEMESH_SPLICE_DAMAGED;
         goto scanned;
       }
@@ -1131,18 +1142,10 @@ scanned:
   free(tail.predictor);
   free(tail.dc);
   if (refusal != MEMESH_SPLICE_OK) return refusal;
-  if (!adopted) {
-    index->mcu_offset[mcu] = position;
-    for (int part = 0; part < 3; part++) {
-      index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
-    }
-  }
+  if (!adopted) index->mcu_offset[mcu] = (uint32_t)position;
   // Without restarts a row ends where the next begins.
   for (uint32_t y = 0; y < file->mcu_rows; y++) {
-    size_t next = (size_t)(y + 1) * file->mcus_across;
-    index->row_end[y] = index->mcu_offset[next];
-    memcpy(&index->row_end_predictor[(size_t)y * 3], &index->mcu_predictor[next * 3],
-           3 * sizeof *index->mcu_predictor);
+    index->row_end[y] = index->mcu_offset[(size_t)(y + 1) * file->mcus_across];
   }
   // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
   if (!ends_before(&scan, position, scan.end)) return MEMESH_SPLICE_DAMAGED;
@@ -1226,7 +1229,8 @@ static memesh_splice_refusal copy_mcus(const jpeg_file *file, const scan_index *
                                        bit_writer *writer, int32_t *predictor) {
   size_t start = (size_t)row * file->mcus_across + first;
   size_t stop = (size_t)row * file->mcus_across + end;
-  const int16_t *expected = &index->mcu_predictor[start * 3];
+  int32_t expected[3];
+  predictors_before(file, index, start, expected);
   bool same = true;
   for (int part = 0; part < file->components; part++) same &= expected[part] == predictor[part];
   uint64_t from = index->mcu_offset[start];
@@ -1239,9 +1243,8 @@ static memesh_splice_refusal copy_mcus(const jpeg_file *file, const scan_index *
   uint64_t to = end == file->mcus_across ? index->row_end[row] : index->mcu_offset[stop];
   scan_bits scan = scan_of(index);
   copy_bits(writer, &scan, from, to);
-  const int16_t *after = end == file->mcus_across ? &index->row_end_predictor[(size_t)row * 3]
-                                                 : &index->mcu_predictor[stop * 3];
-  for (int part = 0; part < 3; part++) predictor[part] = after[part];
+  // After the last MCU copied (before a restart marker resets them).
+  predictors_after(file, index, stop - 1, predictor);
   return MEMESH_SPLICE_OK;
 }
 
@@ -1703,7 +1706,7 @@ memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint6
     refusal = MEMESH_SPLICE_TOO_LARGE;
   }
   if (refusal == MEMESH_SPLICE_OK) {
-    refusal = build_index(&source->file, &source->index, true, threads == 2);
+    refusal = build_index(&source->file, &source->index, threads == 2);
   }
   if (refusal != MEMESH_SPLICE_OK) {
     memesh_splice_close(source);
