@@ -76,6 +76,12 @@ public struct FontCatalog: Sendable {
   }
 
   private func listing(_ directory: URL?, origin: FontInfo.Origin) -> [FontInfo] {
+    fontFiles(directory, origin: origin).map(FontCatalog.describe)
+  }
+
+  /// The font files in `directory` sorted by name, named by their files, not yet opened
+  /// (`describe` fills in the rest).
+  private func fontFiles(_ directory: URL?, origin: FontInfo.Origin) -> [FontInfo] {
     guard let directory,
       let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
     else { return [] }
@@ -84,8 +90,7 @@ public struct FontCatalog: Sendable {
       guard FontCatalog.fontExtensions.contains(url.pathExtension.lowercased()) else {
         return nil
       }
-      return FontCatalog.describe(
-        FontInfo(name: FontInfo.name(forFile: url), path: url.path, origin: origin))
+      return FontInfo(name: FontInfo.name(forFile: url), path: url.path, origin: origin)
     }
   }
 
@@ -124,15 +129,19 @@ public struct FontCatalog: Sendable {
       if let problem = described.problem { throw FontError.unreadable(name: name, reason: problem) }
       return described
     }
-    let all = fonts()
+    // Found by file name first, and only that file opened (`describe`): not every font of the
+    // catalog for the one a caption uses.
+    let files = fontFiles(bundledDirectory, origin: .bundled)
+      + fontFiles(userDirectory, origin: .user)
     let key = FontInfo.normalized(wanted)
-    if let found = all.first(where: { FontInfo.normalized($0.name) == key })
-      ?? all.first(where: {
+    if let file = files.first(where: { FontInfo.normalized($0.name) == key })
+      ?? files.first(where: {
         FontInfo.normalized(
           URL(fileURLWithPath: $0.path).deletingPathExtension()
             .lastPathComponent) == key
       })
     {
+      let found = FontCatalog.describe(file)
       if let problem = found.problem {
         throw FontError.unreadable(name: found.path, reason: problem)
       }
@@ -143,6 +152,7 @@ public struct FontCatalog: Sendable {
     }) {
       return installed
     }
-    throw FontError.unknown(name: name, available: all.filter { $0.problem == nil }.map(\.name))
+    throw FontError.unknown(
+      name: name, available: fonts().filter { $0.problem == nil }.map(\.name))
   }
 }

@@ -279,9 +279,12 @@ extension JPEGSplice {
   /// Keeps `source` (of the file whose SHA-256 is `sha256`) for `source(for:sha256:)`.
   static func remember(_ source: Source, sha256: String) { remember(.success(source), sha256: sha256) }
 
-  /// What `load` found for these bytes (a source, or why not), or the bytes opened now.
+  /// What `load` found for these bytes (a source, or why not), or the bytes opened now. A
+  /// source is handed over, not kept: its index and unstuffed copy of the coded data (about
+  /// 6 MB for a 12-MP photo) are freed once the splice is written, before the store writes the
+  /// meme; a share after a failed one indexes the photo again. A refusal stays known.
   static func source(for bytes: Data, sha256: String, maxPixels: Int) -> Result<Source, Refusal> {
-    if let kept = recent.get(sha256: sha256) { return kept }
+    if let kept = recent.take(sha256: sha256) { return kept }
     return Source.open(bytes, maxPixels: maxPixels)
   }
 
@@ -304,5 +307,14 @@ private final class RecentSource: @unchecked Sendable {
 
   func get(sha256: String) -> Result<JPEGSplice.Source, JPEGSplice.Refusal>? {
     lock.withLock { kept?.sha256 == sha256 ? kept?.opened : nil }
+  }
+
+  /// What `get` returns; a source is no longer kept afterwards (a refusal is).
+  func take(sha256: String) -> Result<JPEGSplice.Source, JPEGSplice.Refusal>? {
+    lock.withLock {
+      guard let kept, kept.sha256 == sha256 else { return nil }
+      if case .success = kept.opened { self.kept = nil }
+      return kept.opened
+    }
   }
 }

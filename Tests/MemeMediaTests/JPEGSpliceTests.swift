@@ -312,6 +312,20 @@ import Testing
     #expect(different > 0 && same >= 31 - touched.count)
   }
 
+  /// The index `load` made is handed to the first share and freed after it; a second share of
+  /// the same photo (after a failed save) indexes it again and makes the same meme.
+  @Test func aSecondShareOfTheSamePhotoIndexesItAgainAndMatches() throws {
+    let source = try JPEGSpliceTests.photoJPEG(width: 2560, height: 496)
+    let sha256 = Checksum.sha256(source)
+    JPEGSplice.remember(try JPEGSplice.Source.open(source, maxPixels: 1 << 30), sha256: sha256)
+    let state = EditorState(
+      picture: try JPEGSpliceTests.picture(source), top: "twice", bottom: "the same")
+    let first = try renderer.render(state, format: .jpeg)
+    let second = try renderer.render(state, format: .jpeg)
+    #expect(second.report.explanation.contains("jpeg: spliced into the photo's own data"))
+    #expect(first.data == second.data && first.thumbnail == second.thumbnail)
+  }
+
   /// A meme memesh spliced (a restart marker after every row of blocks) is indexed on two
   /// threads split at the marker nearest its middle, nothing guessed; captioned again, every
   /// block outside the new caption's rows still comes through.
