@@ -280,9 +280,9 @@ extension JPEGSplice {
   static func remember(_ source: Source, sha256: String) { remember(.success(source), sha256: sha256) }
 
   /// What `load` found for these bytes (a source, or why not), or the bytes opened now. A
-  /// source is handed over, not kept: its index and unstuffed copy of the coded data (about
-  /// 6 MB for a 12-MP photo) are freed once the splice is written, before the store writes the
-  /// meme; a share after a failed one indexes the photo again. A refusal stays known.
+  /// source is handed over, not kept: its index (about 1.2 MB for a 12-MP photo) is freed once
+  /// the splice is written, before the store writes the meme; a share after a failed one indexes
+  /// the photo again. A refusal stays known.
   static func source(for bytes: Data, sha256: String, maxPixels: Int) -> Result<Source, Refusal> {
     if let kept = recent.take(sha256: sha256) { return kept }
     return Source.open(bytes, maxPixels: maxPixels)
@@ -295,7 +295,7 @@ extension JPEGSplice {
   }
 }
 
-/// One opened source (or refusal) behind a lock (a 12-MP photo's index is about 6 MB: only one
+/// One opened source (or refusal) behind a lock (a 12-MP photo's index is about 1.2 MB: only one
 /// is kept).
 private final class RecentSource: @unchecked Sendable {
   private let lock = NSLock()
