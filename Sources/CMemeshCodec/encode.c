@@ -27,27 +27,43 @@ static inline uint8_t over_white(unsigned value, unsigned alpha) {
 
 // MARK: - Captions
 
-/// Source-over of the colour `rgb` at coverage `alpha` (1…255) onto one straight-alpha RGBA
-/// pixel.
-static inline void blend_color(uint8_t *pixel, unsigned alpha, const unsigned rgb[3]) {
-  unsigned inverse = 255 - alpha, destination_alpha = pixel[3];
+/// One row to draw captions on: channel `c` of pixel `x` is `planes[c][x * step]`, its alpha
+/// `alpha[x * step]` (NULL: the row is opaque). An RGBA8 row, or full-resolution Y, Cb and Cr
+/// rows (or one grey row) of a JPEG being spliced, whose caption colours are converted first.
+typedef struct draw_target {
+  uint8_t *planes[3];
+  uint8_t *alpha;
+  size_t step;
+  int channels;
+  int ycc;
+} draw_target;
+
+/// Source-over of the colour `color` (in the target's channels) at coverage `alpha` (1…255)
+/// onto pixel `x` (straight alpha).
+static inline void blend_color(const draw_target *target, size_t x, unsigned alpha,
+                               const unsigned color[3]) {
+  size_t at = x * target->step;
+  unsigned inverse = 255 - alpha;
+  unsigned destination_alpha = target->alpha != NULL ? target->alpha[at] : 255;
   if (destination_alpha == 255) {
     // Opaque background, the common case: out = src + dst × (1 − a).
-    for (int channel = 0; channel < 3; channel++) {
-      pixel[channel] = (uint8_t)((rgb[channel] * alpha + pixel[channel] * inverse + 127) / 255);
+    for (int channel = 0; channel < target->channels; channel++) {
+      uint8_t *value = target->planes[channel] + at;
+      *value = (uint8_t)((color[channel] * alpha + *value * inverse + 127) / 255);
     }
     return;
   }
   // Transparent background: premultiply, add, divide by the new alpha.
   unsigned out_alpha = alpha * 255 + destination_alpha * inverse;
   if (out_alpha == 0) return;
-  for (int channel = 0; channel < 3; channel++) {
-    unsigned value = (rgb[channel] * alpha * 255 + pixel[channel] * destination_alpha * inverse +
-                      out_alpha / 2) /
-                     out_alpha;
-    pixel[channel] = (uint8_t)(value > 255 ? 255 : value);
+  for (int channel = 0; channel < target->channels; channel++) {
+    uint8_t *pixel = target->planes[channel] + at;
+    unsigned value =
+        (color[channel] * alpha * 255 + *pixel * destination_alpha * inverse + out_alpha / 2) /
+        out_alpha;
+    *pixel = (uint8_t)(value > 255 ? 255 : value);
   }
-  pixel[3] = (uint8_t)((out_alpha + 127) / 255);
+  target->alpha[at] = (uint8_t)((out_alpha + 127) / 255);
 }
 
 /// 0xRRGGBB as three channels.
@@ -57,25 +73,52 @@ static inline void unpack_color(uint32_t color, unsigned rgb[3]) {
   rgb[2] = color & 0xFF;
 }
 
-/// Source-over of a premultiplied color (`alpha` 1…255) onto one straight-alpha RGBA pixel.
-static inline void blend_premultiplied(uint8_t *pixel, const unsigned color[3], unsigned alpha) {
-  unsigned inverse = 255 - alpha, destination_alpha = pixel[3];
+/// R G B as JFIF's Y, Cb, Cr with libjpeg's 16-bit fixed-point factors; `alpha` 255 for a
+/// straight colour, or a premultiplied colour's alpha (the chroma offset of 128 is then
+/// premultiplied too, so blending it as a premultiplied colour adds the right chroma).
+static inline void ycc_from_rgb(const unsigned rgb[3], unsigned alpha, unsigned ycc[3]) {
+  int64_t r = rgb[0], g = rgb[1], b = rgb[2];
+  int64_t offset = ((int64_t)alpha * (128 << 16) + 127) / 255;
+  int64_t values[3] = {19595 * r + 38470 * g + 7471 * b + 32768,
+                       -11059 * r - 21709 * g + 32768 * b + offset + 32767,
+                       32768 * r - 27439 * g - 5329 * b + offset + 32767};
+  for (int channel = 0; channel < 3; channel++) {
+    int64_t value = values[channel] >> 16;
+    ycc[channel] = (unsigned)(value < 0 ? 0 : value > (int64_t)alpha ? alpha : value);
+  }
+}
+
+/// 0xRRGGBB in the target's channels.
+static inline void target_color(const draw_target *target, uint32_t color, unsigned out[3]) {
+  unpack_color(color, out);
+  if (target->ycc) ycc_from_rgb(out, 255, out);
+}
+
+/// Source-over of a premultiplied colour (`alpha` 1…255, in the target's channels) onto pixel
+/// `x` (straight alpha).
+static inline void blend_premultiplied(const draw_target *target, size_t x,
+                                       const unsigned color[3], unsigned alpha) {
+  size_t at = x * target->step;
+  unsigned inverse = 255 - alpha;
+  unsigned destination_alpha = target->alpha != NULL ? target->alpha[at] : 255;
   if (destination_alpha == 255) {
-    for (int channel = 0; channel < 3; channel++) {
-      unsigned value = (color[channel] * 255 + pixel[channel] * inverse + 127) / 255;
-      pixel[channel] = (uint8_t)(value > 255 ? 255 : value);
+    for (int channel = 0; channel < target->channels; channel++) {
+      uint8_t *pixel = target->planes[channel] + at;
+      unsigned value = (color[channel] * 255 + *pixel * inverse + 127) / 255;
+      *pixel = (uint8_t)(value > 255 ? 255 : value);
     }
     return;
   }
   unsigned out_alpha = alpha * 255 + destination_alpha * inverse;
   if (out_alpha == 0) return;
-  for (int channel = 0; channel < 3; channel++) {
-    unsigned value = (color[channel] * 255 * 255 + pixel[channel] * destination_alpha * inverse +
-                      out_alpha / 2) /
-                     out_alpha;
-    pixel[channel] = (uint8_t)(value > 255 ? 255 : value);
+  for (int channel = 0; channel < target->channels; channel++) {
+    uint8_t *pixel = target->planes[channel] + at;
+    unsigned value =
+        (color[channel] * 255 * 255 + *pixel * destination_alpha * inverse + out_alpha / 2) /
+        out_alpha;
+    *pixel = (uint8_t)(value > 255 ? 255 : value);
   }
-  pixel[3] = (uint8_t)((out_alpha + 127) / 255);
+  target->alpha[at] = (uint8_t)((out_alpha + 127) / 255);
 }
 
 /// The columns `*from ..< *to` of `bitmap` on picture row `row`, clipped to `left ..< right`;
@@ -134,8 +177,11 @@ int memesh_overlay_covers(const memesh_overlay *overlay, uint32_t row) {
   return 0;
 }
 
-void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_t *pixels,
-                             uint32_t width, uint8_t *masks) {
+/// Draws every layer's part of row `row` onto `target` (see memesh_overlay_draw_row). Inlined
+/// into each caller, so each kind of row gets its own loop.
+static inline __attribute__((always_inline)) void draw_row(const memesh_overlay *overlay,
+                                                           uint32_t row, draw_target target,
+                                                           uint32_t width, uint8_t *masks) {
   if (overlay == NULL) return;
   uint8_t *outline = masks, *fill = masks + width;
   int64_t y = row;
@@ -151,26 +197,26 @@ void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_
     widen_span(layer->outlines, layer->outline_count, y, left, right, &low, &high);
     widen_span(layer->fills, layer->fill_count, y, left, right, &low, &high);
     if (low < high) {
-      unsigned fill_rgb[3], outline_rgb[3];
-      unpack_color(layer->fill_color, fill_rgb);
-      unpack_color(layer->outline_color, outline_rgb);
+      unsigned fill_color[3], outline_color[3];
+      target_color(&target, layer->fill_color, fill_color);
+      target_color(&target, layer->outline_color, outline_color);
       memset(outline + low, 0, (size_t)(high - low));
       memset(fill + low, 0, (size_t)(high - low));
       merge_coverage(layer->outlines, layer->outline_count, y, left, right, outline);
       merge_coverage(layer->fills, layer->fill_count, y, left, right, fill);
       for (int64_t column = low; column < high; column++) {
         unsigned edge = outline[column], letter = fill[column];
-        uint8_t *pixel = pixels + column * 4;
         if (letter == 255) {
           // Whatever the outline did, a fully covered letter pixel ends opaque in the fill.
-          pixel[0] = (uint8_t)fill_rgb[0];
-          pixel[1] = (uint8_t)fill_rgb[1];
-          pixel[2] = (uint8_t)fill_rgb[2];
-          pixel[3] = 255;
+          size_t at = (size_t)column * target.step;
+          for (int channel = 0; channel < target.channels; channel++) {
+            target.planes[channel][at] = (uint8_t)fill_color[channel];
+          }
+          if (target.alpha != NULL) target.alpha[at] = 255;
           continue;
         }
-        if (edge != 0) blend_color(pixel, edge, outline_rgb);
-        if (letter != 0) blend_color(pixel, letter, fill_rgb);
+        if (edge != 0) blend_color(&target, (size_t)column, edge, outline_color);
+        if (letter != 0) blend_color(&target, (size_t)column, letter, fill_color);
       }
     }
     int64_t from, to;
@@ -184,10 +230,46 @@ void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_
         if (alpha == 0) continue;
         // B G R A, premultiplied.
         unsigned color[3] = {source[2], source[1], source[0]};
-        blend_premultiplied(pixels + column * 4, color, alpha);
+        if (target.ycc) ycc_from_rgb(color, alpha, color);
+        blend_premultiplied(&target, (size_t)column, color, alpha);
       }
     }
   }
+}
+
+void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_t *pixels,
+                             uint32_t width, uint8_t *masks) {
+  draw_target target = {{pixels, pixels + 1, pixels + 2}, pixels + 3, 4, 3, 0};
+  draw_row(overlay, row, target, width, masks);
+}
+
+void memesh_overlay_draw_row_ycc(const memesh_overlay *overlay, uint32_t row,
+                                 uint8_t *const planes[3], int channels, uint32_t width,
+                                 uint8_t *masks) {
+  if (channels == 1) {
+    draw_target grey = {{planes[0], NULL, NULL}, NULL, 1, 1, 1};
+    draw_row(overlay, row, grey, width, masks);
+  } else {
+    draw_target ycc = {{planes[0], planes[1], planes[2]}, NULL, 1, 3, 1};
+    draw_row(overlay, row, ycc, width, masks);
+  }
+}
+
+void memesh_overlay_row_span(const memesh_overlay *overlay, uint32_t row, uint32_t width,
+                             uint32_t *from, uint32_t *to) {
+  int64_t low = width, high = 0, y = row;
+  for (uint32_t index = 0; overlay != NULL && index < overlay->count; index++) {
+    const memesh_caption_layer *layer = &overlay->layers[index];
+    if (y < layer->top || y >= layer->bottom) continue;
+    int64_t left = layer->left > 0 ? layer->left : 0;
+    int64_t right = layer->right < (int64_t)width ? layer->right : (int64_t)width;
+    if (left >= right) continue;
+    widen_span(layer->outlines, layer->outline_count, y, left, right, &low, &high);
+    widen_span(layer->fills, layer->fill_count, y, left, right, &low, &high);
+    widen_span(layer->colors, layer->color_count, y, left, right, &low, &high);
+  }
+  *from = low < high ? (uint32_t)low : 0;
+  *to = low < high ? (uint32_t)high : 0;
 }
 
 /// Bytes of scratch meme_row needs: the row and two coverage masks.

@@ -1330,17 +1330,19 @@ static void band_error_exit(j_common_ptr info) {
 
 static void band_silent(j_common_ptr info) { (void)info; }
 
-/// Sets up `encoder` for `width` × `height` RGBA8 rows as a baseline JPEG with `file`'s
+/// Sets up `encoder` for `width` × `height` pixels given as raw Y, Cb, Cr (or grey) sample rows
+/// (jpeg_write_raw_data: no colour conversion, no downsampling) as a baseline JPEG with `file`'s
 /// sampling and quantization tables, and its Huffman tables when they have a code for every
 /// value (libjpeg's standard ones otherwise).
 static void configure_band_encoder(const jpeg_file *file, struct jpeg_compress_struct *encoder,
                                    uint32_t width, uint32_t height) {
   encoder->image_width = width;
   encoder->image_height = height;
-  encoder->input_components = 4;
-  encoder->in_color_space = JCS_EXT_RGBA;
+  encoder->input_components = file->components;
+  encoder->in_color_space = file->components == 1 ? JCS_GRAYSCALE : JCS_YCbCr;
   jpeg_set_defaults(encoder);
   jpeg_set_colorspace(encoder, file->components == 1 ? JCS_GRAYSCALE : JCS_YCbCr);
+  encoder->raw_data_in = TRUE;
   encoder->write_JFIF_header = FALSE;
   encoder->write_Adobe_marker = FALSE;
   encoder->optimize_coding = FALSE;
@@ -1380,11 +1382,120 @@ static void configure_band_encoder(const jpeg_file *file, struct jpeg_compress_s
   }
 }
 
+/// One component's raw samples for one iMCU row of a band, and what drawing the captions at
+/// full resolution needs when the component is subsampled.
+typedef struct band_plane {
+  JSAMPROW lines[32];
+  /// Pixels per sample across and down (1 and 1: the samples are the pixels).
+  uint32_t across, down;
+  /// Where the crop starts in the rows, in samples.
+  size_t crop;
+  /// A subsampled component: `width` pixels of it at full resolution (the row being drawn),
+  /// and per sample of the crop the sum of what the captions changed over its pixels (zero
+  /// outside `changed_from ..< changed_to`).
+  uint8_t *full;
+  int32_t *change;
+  uint32_t changed_from, changed_to;
+} band_plane;
+
+/// `samples[first ..< end]` repeated `across` times each into `full` (from `first * across`).
+/// Inlined with a constant `across`, so the loops have no division.
+static inline __attribute__((always_inline)) void spread_samples(uint8_t *restrict full,
+                                                                 const uint8_t *restrict samples,
+                                                                 uint32_t first, uint32_t end,
+                                                                 uint32_t across) {
+  for (uint32_t sample = first; sample < end; sample++) {
+    for (uint32_t k = 0; k < across; k++) full[sample * across + k] = samples[sample];
+  }
+}
+
+/// Adds to `change[sample]` how much the `across` pixels of each sample in `full` differ from it.
+static inline __attribute__((always_inline)) void sum_changes(int32_t *restrict change,
+                                                              const uint8_t *restrict full,
+                                                              const uint8_t *restrict samples,
+                                                              uint32_t first, uint32_t end,
+                                                              uint32_t across) {
+  for (uint32_t sample = first; sample < end; sample++) {
+    int32_t total = 0;
+    for (uint32_t k = 0; k < across; k++) total += full[sample * across + k];
+    change[sample] += total - (int32_t)(samples[sample] * across);
+  }
+}
+
+/// Draws the captions on pixel row `line` of the iMCU row in `planes` (meme row `row`, `width`
+/// pixels). A component sampled at full resolution is drawn on in place; a subsampled one on its
+/// samples repeated to full resolution, what changed summed per sample, and each sample set to
+/// the mean of its pixels once its last row is drawn: libjpeg's box downsampling of the pixels
+/// the RGB path would draw.
+static void draw_band_line(const memesh_overlay *overlay, band_plane *planes, int components,
+                           uint32_t line, uint32_t row, uint32_t width, bool draw,
+                           uint8_t *masks) {
+  uint32_t from = 0, to = 0;
+  if (draw) memesh_overlay_row_span(overlay, row, width, &from, &to);
+  if (from < to) {
+    uint8_t *rows[3];
+    for (int part = 0; part < components; part++) {
+      band_plane *plane = &planes[part];
+      uint8_t *samples = plane->lines[line / plane->down] + plane->crop;
+      rows[part] = plane->full != NULL ? plane->full : samples;
+      if (plane->full == NULL) continue;
+      // Whole samples: pixels outside `from ..< to` stay the sample and change nothing.
+      uint32_t first = from / plane->across, end = (to - 1) / plane->across + 1;
+      switch (plane->across) {
+        case 1: spread_samples(plane->full, samples, first, end, 1); break;
+        case 2: spread_samples(plane->full, samples, first, end, 2); break;
+        case 4: spread_samples(plane->full, samples, first, end, 4); break;
+        default: spread_samples(plane->full, samples, first, end, plane->across); break;
+      }
+      if (plane->changed_from == plane->changed_to) {
+        plane->changed_from = first;
+        plane->changed_to = end;
+      }
+      if (first < plane->changed_from) plane->changed_from = first;
+      if (end > plane->changed_to) plane->changed_to = end;
+    }
+    memesh_overlay_draw_row_ycc(overlay, row, rows, components, width, masks);
+    for (int part = 0; part < components; part++) {
+      band_plane *plane = &planes[part];
+      if (plane->full == NULL) continue;
+      const uint8_t *samples = plane->lines[line / plane->down] + plane->crop;
+      uint32_t first = from / plane->across, end = (to - 1) / plane->across + 1;
+      switch (plane->across) {
+        case 1: sum_changes(plane->change, plane->full, samples, first, end, 1); break;
+        case 2: sum_changes(plane->change, plane->full, samples, first, end, 2); break;
+        case 4: sum_changes(plane->change, plane->full, samples, first, end, 4); break;
+        default: sum_changes(plane->change, plane->full, samples, first, end, plane->across);
+      }
+    }
+  }
+  for (int part = 0; part < components; part++) {
+    band_plane *plane = &planes[part];
+    if (plane->full == NULL || line % plane->down != plane->down - 1 ||
+        plane->changed_from == plane->changed_to) {
+      continue;
+    }
+    uint8_t *samples = plane->lines[line / plane->down] + plane->crop;
+    int32_t *change = plane->change;
+    // The mean, rounded: (total + count / 2) / count as a multiplication (exact: count <= 16,
+    // total < 2^12).
+    uint32_t count = plane->across * plane->down;
+    uint32_t reciprocal = ((1u << 20) + count - 1) / count;
+    for (uint32_t sample = plane->changed_from; sample < plane->changed_to; sample++) {
+      uint32_t total = (uint32_t)((int32_t)(samples[sample] * count) + change[sample]);
+      samples[sample] = (uint8_t)(((total + count / 2) * reciprocal) >> 20);
+      change[sample] = 0;
+    }
+    plane->changed_from = plane->changed_to = 0;
+  }
+}
+
 /// Decodes `jpeg` (a band of the source: its MCU rows as a small JPEG of the source's width and
-/// `source_height` rows) one MCU row at a time, draws the captions on the crop's part of each
-/// row (meme row `meme_top` onwards) and encodes the crop's `height` rows again
-/// (`configure_band_encoder`) into `*out` (malloc'd by libjpeg's memory destination). Only one
-/// MCU row of pixels is held at a time. libjpeg longjmps on errors, so the codec lives here.
+/// `source_height` rows) one iMCU row at a time as raw samples (no upsampling, no colour
+/// conversion), draws the captions on the crop's part of each row (meme row `meme_top`
+/// onwards) and encodes the crop's `height` rows again from the same samples
+/// (`configure_band_encoder`) into `*out` (malloc'd by libjpeg's memory destination). Pixels no
+/// caption touches go through one inverse and one forward DCT only. libjpeg longjmps on errors,
+/// so the codec lives here.
 static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
                         uint32_t source_height, const memesh_splice_request *request,
                         uint32_t meme_top, uint32_t height, uint8_t **out,
@@ -1392,16 +1503,14 @@ static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
   struct jpeg_decompress_struct decoder;
   struct jpeg_compress_struct encoder;
   band_codec codec;
-  uint32_t group = file->mcu_height;
-  size_t stride = (size_t)file->width * 4;
-  uint8_t *rows = malloc(stride * group);
+  band_plane planes[3] = {{.across = 1}, {.across = 1}, {.across = 1}};
+  uint8_t *volatile memory = NULL;  // freed after a longjmp
   uint8_t *masks = malloc((size_t)request->crop_width * 2 + 16);
   *out = NULL;
   *out_size = 0;
-  if (rows == NULL || masks == NULL || group > 32) {
+  message[0] = 0;
+  if (masks == NULL) {
     snprintf(message, message_size, "out of memory");
-    free(rows);
-    free(masks);
     return false;
   }
   // One error manager for both: whichever fails jumps back here.
@@ -1420,45 +1529,100 @@ static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
     jpeg_destroy_compress(&encoder);
     free(*out);
     *out = NULL;
-    free(rows);
+    free(memory);
     free(masks);
     return false;
   }
   jpeg_mem_src(&decoder, jpeg, (unsigned long)size);
   jpeg_read_header(&decoder, TRUE);
-  decoder.out_color_space = JCS_EXT_RGBA;
+  decoder.raw_data_out = TRUE;
   jpeg_start_decompress(&decoder);
+  int components = decoder.num_components;
+  uint32_t lines = (uint32_t)decoder.max_v_samp_factor * DCTSIZE;
   bool ok = decoder.output_width == file->width && decoder.output_height == source_height &&
-            height <= source_height;
+            height <= source_height && components == file->components && lines <= 32;
   if (!ok) snprintf(message, message_size, "a band decoded to an unexpected size");
   if (ok) {
     jpeg_mem_dest(&encoder, out, out_size);
     configure_band_encoder(file, &encoder, request->crop_width, height);
     jpeg_start_compress(&encoder, TRUE);
   }
-  while (ok && encoder.next_scanline < height) {
-    uint32_t first = encoder.next_scanline;
-    uint32_t count = height - first < group ? height - first : group;
-    JSAMPROW lines[32];
-    for (uint32_t line = 0; line < count && ok; line++) {
-      JSAMPROW row = rows + line * stride;
-      ok = jpeg_read_scanlines(&decoder, &row, 1) == 1;
-      lines[line] = row + (size_t)request->crop_x * 4;
-      if (request->overlay != NULL) {
-        memesh_overlay_draw_row(request->overlay, meme_top + first + line, lines[line],
-                                request->crop_width, masks);
-      }
+  // Sample rows for one iMCU row, and full-resolution rows and sums for subsampled components.
+  uint32_t encoder_lines = ok ? (uint32_t)encoder.max_v_samp_factor * DCTSIZE : 0;
+  ok = ok && encoder_lines > 0 && lines % encoder_lines == 0;
+  size_t total = 0, stride[3] = {0, 0, 0};
+  size_t sums = ((size_t)request->crop_width + 8) * sizeof(int32_t);
+  size_t full = ((size_t)request->crop_width + 32) & ~(size_t)7;
+  for (int part = 0; ok && part < components; part++) {
+    const jpeg_component_info *info = &decoder.comp_info[part];
+    const jpeg_component_info *coded = &encoder.comp_info[part];
+    planes[part] = (band_plane){.across = 1, .down = 1};
+    if (components == 3) {
+      // Encoded as decoded (the band's own sampling); drawn on at whole pixels per sample.
+      ok = coded->h_samp_factor == info->h_samp_factor &&
+           coded->v_samp_factor == info->v_samp_factor &&
+           decoder.max_h_samp_factor % info->h_samp_factor == 0 &&
+           decoder.max_v_samp_factor % info->v_samp_factor == 0;
+      planes[part].across = (uint32_t)(decoder.max_h_samp_factor / info->h_samp_factor);
+      planes[part].down = (uint32_t)(decoder.max_v_samp_factor / info->v_samp_factor);
     }
+    planes[part].crop = request->crop_x / planes[part].across;
+    stride[part] = (size_t)info->width_in_blocks * DCTSIZE;
+    total += stride[part] * (size_t)info->v_samp_factor * DCTSIZE;
+    if (planes[part].across * planes[part].down > 1) total += sums + full;
+  }
+  if (!ok && message[0] == 0) {
+    snprintf(message, message_size, "a band has a sampling memesh cannot draw on");
+  }
+  if (ok) {
+    memory = calloc(total, 1);
+    ok = memory != NULL;
+    if (!ok) snprintf(message, message_size, "out of memory");
+  }
+  for (size_t part = 0, at = 0; ok && part < (size_t)components; part++) {
+    const jpeg_component_info *info = &decoder.comp_info[part];
+    for (int line = 0; line < info->v_samp_factor * DCTSIZE; line++) {
+      planes[part].lines[line] = memory + at;
+      at += stride[part];
+    }
+    if (planes[part].across * planes[part].down > 1) {
+      planes[part].change = (int32_t *)(void *)(memory + at);
+      planes[part].full = memory + at + sums;
+      at += sums + full;
+    }
+  }
+  uint32_t first = 0;
+  while (ok && encoder.next_scanline < height) {
+    JSAMPARRAY decoded[3] = {planes[0].lines, planes[1].lines, planes[2].lines};
+    ok = jpeg_read_raw_data(&decoder, decoded, lines) == lines;
     if (!ok) {
       snprintf(message, message_size, "a band ended early");
-    } else {
-      jpeg_write_scanlines(&encoder, lines, count);
+      break;
     }
+    for (uint32_t line = 0; request->overlay != NULL && line < lines; line++) {
+      uint32_t row = meme_top + first + line;
+      draw_band_line(request->overlay, planes, components, line, row, request->crop_width,
+                     first + line < height, masks);
+    }
+    // A grey band may be decoded in taller iMCU rows than it is encoded in.
+    for (uint32_t part_line = 0; part_line < lines && encoder.next_scanline < height;
+         part_line += encoder_lines) {
+      JSAMPROW rows[3][32];
+      JSAMPARRAY encoded[3] = {rows[0], rows[1], rows[2]};
+      for (int part = 0; part < components; part++) {
+        int count = encoder.comp_info[part].v_samp_factor * DCTSIZE;
+        for (int line = 0; line < count; line++) {
+          rows[part][line] = planes[part].lines[part_line + (uint32_t)line] + planes[part].crop;
+        }
+      }
+      jpeg_write_raw_data(&encoder, encoded, encoder_lines);
+    }
+    first += lines;
   }
   if (ok) jpeg_finish_compress(&encoder);
   jpeg_destroy_decompress(&decoder);
   jpeg_destroy_compress(&encoder);
-  free(rows);
+  free(memory);
   free(masks);
   if (!ok) {
     free(*out);

@@ -53,6 +53,20 @@ int memesh_overlay_covers(const memesh_overlay *overlay, uint32_t row);
 void memesh_overlay_draw_row(const memesh_overlay *overlay, uint32_t row, uint8_t *pixels,
                              uint32_t width, uint8_t *masks);
 
+/// memesh_overlay_draw_row onto an opaque row of a JPEG's own colours: `planes` are `width`
+/// samples each of Y, Cb and Cr at full resolution (`channels` 3), or of grey (`channels` 1,
+/// only `planes[0]`). The caption colours are converted as libjpeg converts RGB; blending is
+/// linear, so this is drawing in RGB and converting, up to rounding. Why C: the JPEG splicer
+/// draws straight into libjpeg's raw sample rows, on its threads.
+void memesh_overlay_draw_row_ycc(const memesh_overlay *overlay, uint32_t row,
+                                 uint8_t *const planes[3], int channels, uint32_t width,
+                                 uint8_t *masks);
+
+/// The columns `*from ..< *to` of row `row` (clipped to `width`) that some layer's glyphs reach:
+/// what memesh_overlay_draw_row may change there (`*from == *to`: nothing).
+void memesh_overlay_row_span(const memesh_overlay *overlay, uint32_t row, uint32_t width,
+                             uint32_t *from, uint32_t *to);
+
 /// A picture as `height` pointers to rows of `width` RGBA8 pixels (rows need not be adjacent),
 /// with `overlay` (or NULL) drawn over them.
 typedef struct memesh_rows {
