@@ -15,13 +15,15 @@
 
 /// Codes up to this long are decoded with one table lookup.
 #define LOOKAHEAD 9
-/// An AC code and its value bits together up to this long are skipped with one table lookup
-/// when only where a block ends matters (indexing).
-#define SKIP_BITS 11
-/// Zero bytes after the unstuffed entropy data: a block read past the end reads zeros (and is
-/// then found to have overrun), never memory it does not own. One block is at most 64 codes of
-/// 16 + 11 bits.
-#define PADDING 512
+/// When only where a block ends matters (indexing), the AC codes and value bits that fit in the
+/// next GROUP_BITS bits are skipped together with one table lookup.
+#define GROUP_BITS 14
+/// A group entry: bits 0-3 the bits it covers, bits 4-10 the coefficients its codes cover
+/// (before an end of block), bit 11 whether it ends with an end of block. 0: the next code and
+/// its value bits are longer than GROUP_BITS (or there is no such code).
+#define GROUP_LENGTH(entry) ((entry) & 15)
+#define GROUP_COEFFICIENTS(entry) (((entry) >> 4) & 127)
+#define GROUP_END 0x800
 
 typedef struct huffman_table {
   bool defined;
@@ -32,18 +34,63 @@ typedef struct huffman_table {
   int32_t max_code[18];
   int32_t value_offset[18];
   uint16_t lookahead[1 << LOOKAHEAD];
-  // Skipping AC codes (0: not in the table): bits 0-4 the code's and its value's length, bit 5
-  // end of block, bits 8-12 how many coefficients it covers.
-  uint16_t skip[1 << SKIP_BITS];
+  // Skipping AC codes (AC tables only): one entry per GROUP_BITS-bit pattern, in the file's
+  // `ac_group`.
+  uint16_t *group;
   // Encoding: code and length per value (length 0: no code).
   uint16_t code[256];
   uint8_t length[256];
 } huffman_table;
 
-/// Builds the canonical codes of a DHT table; false when they overflow (as libjpeg refuses).
-static bool huffman_build(huffman_table *table) {
+/// Fills `table->group`: for each pattern of GROUP_BITS bits, as many whole AC symbols (code and
+/// value bits) as the pattern holds, read in order, stopping after an end of block, before a
+/// symbol with more than 10 value bits, and before the coefficients would pass 64 (the reader
+/// takes a group only when it stays inside the block, and reads codes one by one otherwise).
+static void huffman_build_groups(huffman_table *table) {
+  enum { patterns = 1 << GROUP_BITS, mask = patterns - 1 };
+  // One symbol per pattern first: length with value bits, coefficients, end of block.
+  uint16_t single[patterns];
+  memset(single, 0, sizeof single);
+  int32_t code = 0;
+  int index = 0;
+  for (int length = 1; length <= GROUP_BITS; length++) {
+    for (int count = 0; count < table->counts[length]; count++, code++, index++) {
+      int value = table->values[index], run = value >> 4, size = value & 15;
+      if (size > 10 || length + size > GROUP_BITS) continue;
+      uint16_t entry = (uint16_t)(length + size);
+      if (size > 0) {
+        entry |= (uint16_t)((run + 1) << 4);
+      } else if (run == 15) {
+        entry |= 16 << 4;  // sixteen zeros
+      } else {
+        entry |= GROUP_END;
+      }
+      int shift = GROUP_BITS - length;
+      for (int fill = 0; fill < (1 << shift); fill++) single[(code << shift) | fill] = entry;
+    }
+    code <<= 1;
+  }
+  for (int pattern = 0; pattern < patterns; pattern++) {
+    int used = 0, coefficients = 0;
+    uint16_t entry = 0;
+    for (;;) {
+      uint16_t next = single[(pattern << used) & mask];
+      int length = GROUP_LENGTH(next);
+      if (next == 0 || length > GROUP_BITS - used) break;
+      if (coefficients + GROUP_COEFFICIENTS(next) > 64) break;
+      used += length;
+      coefficients += GROUP_COEFFICIENTS(next);
+      entry = (uint16_t)(used | coefficients << 4 | (next & GROUP_END));
+      if (next & GROUP_END) break;
+    }
+    table->group[pattern] = entry;
+  }
+}
+
+/// Builds the canonical codes of a DHT table (and the group table of an AC one); false when
+/// they overflow (as libjpeg refuses).
+static bool huffman_build(huffman_table *table, bool ac) {
   memset(table->lookahead, 0, sizeof table->lookahead);
-  memset(table->skip, 0, sizeof table->skip);
   memset(table->length, 0, sizeof table->length);
   int32_t code = 0;
   int index = 0;
@@ -64,21 +111,6 @@ static bool huffman_build(huffman_table *table) {
           table->lookahead[(code << shift) | fill] = (uint16_t)((length << 8) | value);
         }
       }
-      int run = value >> 4, size = value & 15;
-      if (size <= 10 && length + size <= SKIP_BITS) {
-        uint16_t entry = (uint16_t)(length + size);
-        if (size > 0) {
-          entry |= (uint16_t)((run + 1) << 8);
-        } else if (run == 15) {
-          entry |= 16 << 8;  // sixteen zeros
-        } else {
-          entry |= 32;  // end of block
-        }
-        int shift = SKIP_BITS - length;
-        for (int fill = 0; fill < (1 << shift); fill++) {
-          table->skip[(code << shift) | fill] = entry;
-        }
-      }
       code++;
       index++;
     }
@@ -87,20 +119,105 @@ static bool huffman_build(huffman_table *table) {
     code <<= 1;
   }
   table->max_code[17] = 0x7fffffff;
+  if (ac) huffman_build_groups(table);
   return true;
 }
 
 // MARK: - Bits
 
-static inline uint64_t load_be64(const uint8_t *bytes) {
-  uint64_t value;
-  memcpy(&value, bytes, 8);
-  return __builtin_bswap64(value);
+/// The entropy-coded data as the file holds it (read in place, never copied): a 0xFF data byte
+/// is followed by a stuffed 0x00 (libjpeg also skips 0xFF fill bytes before that 0x00), and a
+/// marker ends it at byte `end` (EOI; RSTn markers inside it are at known places). A position
+/// is a bit offset into these bytes that never points into a stuffed or fill byte, so each
+/// data bit has exactly one position.
+typedef struct scan_bits {
+  const uint8_t *bytes;
+  /// Bytes `0 ..< end` are readable.
+  uint64_t end;
+} scan_bits;
+
+/// Whether one of the 8 bytes of `raw` is 0xFF (a zero byte of ~raw; exact, no false alarms).
+static inline bool has_ff(uint64_t raw) {
+  return ((~raw - 0x0101010101010101ull) & raw & 0x8080808080808080ull) != 0;
 }
 
-/// The 32 bits at bit `position` of unstuffed data (padded, so 8 bytes past it are readable).
-static inline uint32_t peek32(const uint8_t *bits, uint64_t position) {
-  return (uint32_t)((load_be64(bits + (position >> 3)) << (position & 7)) >> 32);
+/// The data byte after data byte `byte`: past the stuffed 0x00 (and any fill bytes) after a
+/// 0xFF. At a marker (0xFF not followed by 0x00) the data has ended: positions go on byte by
+/// byte, reading zeros, and are then found past the end.
+static inline uint64_t next_data_byte(const scan_bits *scan, uint64_t byte) {
+  if (byte >= scan->end || scan->bytes[byte] != 0xff) return byte + 1;
+  uint64_t next = byte + 1;
+  while (next < scan->end && scan->bytes[next] == 0xff) next++;
+  return next < scan->end && scan->bytes[next] == 0x00 ? next + 1 : byte + 1;
+}
+
+/// The 64 data bits at `position`, a byte at a time (near 0xFF bytes, markers and the end).
+static uint64_t window_slow(const scan_bits *scan, uint64_t position) {
+  uint64_t byte = position >> 3, high = 0;
+  uint8_t last = 0;  // the ninth byte, for the bits a bit offset pulls in
+  bool ended = false;
+  for (int count = 0; count < 9; count++) {
+    uint8_t value = 0;
+    if (!ended && byte < scan->end) {
+      value = scan->bytes[byte];
+      uint64_t next = next_data_byte(scan, byte);
+      // 0xFF followed by anything but fill bytes and 0x00 is a marker: zeros from there.
+      if (value == 0xff && next == byte + 1) {
+        value = 0;
+        ended = true;
+      }
+      byte = next;
+    }
+    if (count < 8) {
+      high = high << 8 | value;
+    } else {
+      last = value;
+    }
+  }
+  int offset = (int)(position & 7);
+  return offset ? high << offset | last >> (8 - offset) : high;
+}
+
+/// `bits` data bits after `position`, a byte at a time.
+static uint64_t advance_slow(const scan_bits *scan, uint64_t position, unsigned bits) {
+  uint64_t byte = position >> 3;
+  unsigned bit = (unsigned)(position & 7) + bits;
+  for (; bit >= 8; bit -= 8) byte = next_data_byte(scan, byte);
+  return byte * 8 + bit;
+}
+
+/// The data bits at `position`, left-aligned: at least 57 of them (64 minus the bit offset in
+/// the first byte). `*clean`: they came straight from 8 bytes holding no 0xFF, so `position`
+/// plus up to 57 bits is a plain addition.
+static inline uint64_t load_window(const scan_bits *scan, uint64_t position, bool *clean) {
+  uint64_t byte = position >> 3;
+  if (byte + 8 <= scan->end) {
+    uint64_t raw;
+    memcpy(&raw, scan->bytes + byte, 8);
+    if (!has_ff(raw)) {
+      *clean = true;
+      return __builtin_bswap64(raw) << (position & 7);
+    }
+  }
+  *clean = false;
+  return window_slow(scan, position);
+}
+
+/// `position` moved on by `bits` data bits of a window loaded there (`clean` as it said).
+static inline uint64_t advance(const scan_bits *scan, uint64_t position, unsigned bits,
+                               bool clean) {
+  return clean ? position + bits : advance_slow(scan, position, bits);
+}
+
+/// `position` moved on to the start of a data byte (itself when it is one): where padding ends.
+static uint64_t align_to_byte(const scan_bits *scan, uint64_t position) {
+  return position & 7 ? next_data_byte(scan, position >> 3) * 8 : position;
+}
+
+/// Whether coded data that ends at `position` leaves only the padding of its last byte before
+/// byte `end` (a marker): more is data no block claims (libjpeg warns).
+static bool ends_before(const scan_bits *scan, uint64_t position, uint64_t end) {
+  return position <= end * 8 && align_to_byte(scan, position) == end * 8;
 }
 
 /// The Huffman value whose code starts `word` (the next 32 bits) and the code's length, or -1
@@ -176,19 +293,47 @@ static void flush_bits(bit_writer *writer) {
   if (writer->pending > 0) put_bits(writer, 0x7f, 8 - writer->pending);
 }
 
-/// Copies bits `from ..< to` of unstuffed data.
-static void copy_bits(bit_writer *writer, const uint8_t *bits, uint64_t from, uint64_t to) {
-  while (to - from >= 56) {
-    uint64_t chunk = (load_be64(bits + (from >> 3)) << (from & 7)) >> 8;
+/// Appends 56 bits: the 7 bytes they complete stored at once when none of them is 0xFF (no
+/// stuffing), through put_bits otherwise.
+static inline void put_56_bits(bit_writer *writer, uint64_t chunk) {
+  if (writer->length + 16 > writer->capacity && !writer_reserve(writer, 16)) return;
+  int pending = writer->pending;
+  // The 7 whole bytes: the pending bits, then the chunk's first 56 - pending bits.
+  uint64_t pending_bits = pending ? writer->accumulator & ((1ull << pending) - 1) : 0;
+  uint64_t bytes = (pending_bits << (56 - pending)) | (chunk >> pending);
+  if (has_ff(bytes << 8)) {
     put_bits(writer, chunk, 56);
-    from += 56;
+    return;
   }
-  while (to - from >= 32) {
-    put_bits(writer, peek32(bits, from), 32);
-    from += 32;
+  uint64_t out = __builtin_bswap64(bytes << 8);
+  memcpy(writer->bytes + writer->length, &out, 8);
+  writer->length += 7;
+  writer->accumulator = chunk;
+}
+
+/// Copies the data bits `from ..< to` of `scan` (positions as the index has them): 56 at a
+/// time from 8 bytes holding no 0xFF, otherwise a byte at a time past the stuffing.
+static void copy_bits(bit_writer *writer, const scan_bits *scan, uint64_t from, uint64_t to) {
+  while (from < to) {
+    uint64_t byte = from >> 3;
+    if ((to >> 3) >= byte + 8 && byte + 8 <= scan->end) {
+      uint64_t raw;
+      memcpy(&raw, scan->bytes + byte, 8);
+      if (!has_ff(raw)) {
+        put_56_bits(writer, (__builtin_bswap64(raw) << (from & 7)) >> 8);
+        from += 56;
+        continue;
+      }
+    }
+    int bit = (int)(from & 7);
+    uint8_t value = byte < scan->end ? scan->bytes[byte] : 0;
+    if ((to >> 3) == byte) {
+      put_bits(writer, value >> (8 - (to & 7)), (int)(to & 7) - bit);
+      return;
+    }
+    put_bits(writer, value, 8 - bit);
+    from = next_data_byte(scan, byte) * 8;
   }
-  int rest = (int)(to - from);
-  if (rest > 0) put_bits(writer, peek32(bits, from) >> (32 - rest), rest);
 }
 
 // MARK: - Headers
@@ -206,8 +351,8 @@ typedef struct segment {
 #define MAX_SEGMENTS 512
 
 typedef struct jpeg_file {
-  /// The headers (SOI up to the entropy-coded data); `size` bytes of them are readable. An
-  /// opened source keeps its own copy of them, so the caller's bytes need not outlive it.
+  /// The file's bytes (`size` of them readable), the caller's: they must outlive an opened
+  /// source, which reads its headers and entropy-coded data from them.
   const uint8_t *data;
   size_t size;
   /// The whole file's size.
@@ -234,6 +379,9 @@ typedef struct jpeg_file {
   bool tables_complete;
   /// MCUs between restart markers (0: none); only whole rows of MCUs are spliced.
   uint32_t restart_interval;
+  /// The AC tables' group tables (`huffman_table.group`), last: read_headers does not clear
+  /// them (a DHT fills one whole), so the pages of tables a file does not define stay untouched.
+  uint16_t ac_group[4][1 << GROUP_BITS];
 } jpeg_file;
 
 static uint32_t be16(const uint8_t *bytes) { return (uint32_t)bytes[0] << 8 | bytes[1]; }
@@ -255,6 +403,7 @@ static memesh_splice_refusal read_dht(jpeg_file *file, const uint8_t *body, size
     int class = body[at] >> 4, slot = body[at] & 15;
     if (class > 1 || slot > 3) return MEMESH_SPLICE_DAMAGED;
     huffman_table *table = class == 0 ? &file->dc[slot] : &file->ac[slot];
+    if (class == 1) table->group = file->ac_group[slot];
     int total = 0;
     table->counts[0] = 0;
     for (int length = 1; length <= 16; length++) {
@@ -266,7 +415,7 @@ static memesh_splice_refusal read_dht(jpeg_file *file, const uint8_t *body, size
     memcpy(table->values, body + at, (size_t)total);
     table->value_count = total;
     at += (size_t)total;
-    if (!huffman_build(table)) return MEMESH_SPLICE_DAMAGED;
+    if (!huffman_build(table, class == 1)) return MEMESH_SPLICE_DAMAGED;
     table->defined = true;
   }
   return MEMESH_SPLICE_OK;
@@ -389,7 +538,7 @@ static memesh_splice_refusal read_sos(jpeg_file *file, const uint8_t *body, size
 /// Reads every marker from SOI to the first SOS; the file's bytes must outlive `file`.
 static memesh_splice_refusal read_headers(jpeg_file *file, const uint8_t *data, size_t size,
                                           bool restarts_allowed) {
-  memset(file, 0, sizeof *file);
+  memset(file, 0, offsetof(jpeg_file, ac_group));
   file->data = data;
   file->size = size;
   file->file_size = size;
@@ -480,79 +629,77 @@ memesh_splice_refusal memesh_splice_inspect(const uint8_t *jpeg, size_t size,
 
 // MARK: - The scan index
 
-/// The entropy-coded data without its stuffing, and where each MCU starts in it.
+/// Where each MCU starts in the entropy-coded data, which stays where the caller has it.
 typedef struct scan_index {
-  uint8_t *bits;
+  /// The entropy-coded data, in the caller's bytes (see scan_bits), and 8 × the offset of the
+  /// marker that ends it: every position of a whole scan is at most this.
+  const uint8_t *bits;
   uint64_t bit_count;
-  /// Bit offset of MCU i (row-major); entry mcus_across × mcu_rows is the end.
-  uint64_t *mcu_offset;
-  /// DC predictors (one per component) before MCU i; the last entry after the scan.
-  int16_t *mcu_predictor;
-  /// Every block's DC value per component (MCU grid × the component's sampling), or NULL.
+  /// Bit offset of MCU i (row-major); entry mcus_across × mcu_rows is the end. 32 bits: scans
+  /// of 512 MB and more are refused.
+  uint32_t *mcu_offset;
+  /// Every block's DC value per component (MCU grid × the component's sampling). The DC
+  /// predictors anywhere come from them (`predictors_after`).
   int16_t *dc[3];
-  /// Bit offset just after each MCU row's last MCU (before a restart marker's padding), and
-  /// the DC predictors there (before a restart resets them).
+  /// Bit offset just after each MCU row's last MCU (before a restart marker's padding).
   uint64_t *row_end;
-  int16_t *row_end_predictor;
-  /// Byte offsets where each restart interval after the first starts, and how many.
+  /// Byte offsets where each restart interval after the first starts (after its marker) and
+  /// where the one before it ended (its marker, or the fill bytes before it), and how many.
   size_t *segment;
+  size_t *segment_end;
   size_t segment_count;
   /// The first MCU the second thread indexed (0: the first thread did them all).
   size_t tail_mcu;
 } scan_index;
 
+static inline scan_bits scan_of(const scan_index *index) {
+  return (scan_bits){index->bits, index->bit_count / 8};
+}
+
 static void scan_index_free(scan_index *index) {
-  free(index->bits);
   free(index->mcu_offset);
-  free(index->mcu_predictor);
   free(index->row_end);
-  free(index->row_end_predictor);
   free(index->segment);
+  free(index->segment_end);
   for (int part = 0; part < 3; part++) free(index->dc[part]);
   memset(index, 0, sizeof *index);
 }
 
-/// Copies the entropy-coded data from `file->scan_offset` without its 0x00 stuffing up to the
-/// marker that ends it, which must be EOI.
+/// Finds where the entropy-coded data from `file->scan_offset` ends (the marker that ends it,
+/// which must be EOI) and where its restart markers are, without copying it: `index->bits`
+/// then points into `file->data`, which must outlive the index.
 static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
   const uint8_t *data = file->data + file->scan_offset;
   size_t size = file->size - file->scan_offset;
-  index->bits = malloc(size + PADDING);
-  if (index->bits == NULL) return MEMESH_SPLICE_FAILED;
   size_t intervals = 0;
   if (file->restart_interval > 0) {
     size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
     intervals = (mcus + file->restart_interval - 1) / file->restart_interval;
     index->segment = malloc((intervals + 1) * sizeof *index->segment);
-    if (index->segment == NULL) return MEMESH_SPLICE_FAILED;
+    index->segment_end = malloc((intervals + 1) * sizeof *index->segment_end);
+    if (index->segment == NULL || index->segment_end == NULL) return MEMESH_SPLICE_FAILED;
   }
-  size_t written = 0, at = 0;
+  size_t at = 0;
   for (;;) {
     const uint8_t *mark = memchr(data + at, 0xff, size - at);
-    size_t run = mark ? (size_t)(mark - (data + at)) : size - at;
-    memcpy(index->bits + written, data + at, run);
-    written += run;
-    at += run;
-    if (mark == NULL || at + 1 >= size) {
-      free(index->bits);
-      index->bits = NULL;
-      return MEMESH_SPLICE_DAMAGED;  // no EOI
-    }
-    uint8_t next = data[at + 1];
+    if (mark == NULL) return MEMESH_SPLICE_DAMAGED;  // no EOI
+    size_t start = (size_t)(mark - data);
+    at = start + 1;
+    // Fill bytes (0xFF) may come before the 0x00 or the marker (libjpeg skips them).
+    while (at < size && data[at] == 0xff) at++;
+    if (at >= size) return MEMESH_SPLICE_DAMAGED;
+    uint8_t next = data[at];
     if (next == 0x00) {
-      index->bits[written++] = 0xff;
-      at += 2;
-    } else if (next == 0xff) {
-      at += 1;  // fill byte before a marker
+      at++;
     } else if (next >= 0xd0 && next <= 0xd7 && index->segment_count + 1 < intervals &&
                next == 0xd0 + (index->segment_count & 7)) {
-      index->segment[index->segment_count++] = written;  // the next interval starts here
-      at += 2;
+      index->segment_end[index->segment_count] = start;
+      index->segment[index->segment_count++] = at + 1;  // the next interval starts here
+      at++;
     } else {
-      memset(index->bits + written, 0, PADDING);
-      index->bit_count = (uint64_t)written * 8;
+      index->bits = data;
+      index->bit_count = (uint64_t)start * 8;
       if (next == 0xd9) return MEMESH_SPLICE_OK;
-      free(index->bits);
       index->bits = NULL;
       // Another scan, a DNL or a restart marker where none were declared.
       return next == 0xda ? MEMESH_SPLICE_SEVERAL_SCANS : MEMESH_SPLICE_DAMAGED;
@@ -560,52 +707,90 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
   }
 }
 
+/// The AC codes of a block after its DC, when only where the block ends matters: whole groups
+/// of codes with their value bits per lookup (`huffman_table.group`) while they stay inside the
+/// block, one code at a time otherwise. `*used` bits of `*window` (loaded at `*at`) are read.
+/// False for a code the table lacks, more than 10 value bits or a run past the 64th coefficient.
+static inline bool skip_ac(const scan_bits *scan, const huffman_table *ac, uint64_t *at,
+                           uint64_t *window, bool *clean, int *used) {
+  uint64_t bits = *window;
+  int consumed = *used;
+  for (int k = 1; k < 64;) {
+    // The window holds 57 bits or more: a group's GROUP_BITS, or one code with its value bits
+    // (at most 27), must be among them.
+    if (consumed > 57 - GROUP_BITS) {
+      *at = advance(scan, *at, (unsigned)consumed, *clean);
+      bits = load_window(scan, *at, clean);
+      consumed = 0;
+    }
+    uint64_t ahead = bits << consumed;
+    uint16_t entry = ac->group[ahead >> (64 - GROUP_BITS)];
+    int after = k + GROUP_COEFFICIENTS(entry);
+    if (entry != 0 && after <= ((entry & GROUP_END) ? 63 : 64)) {
+      consumed += GROUP_LENGTH(entry);
+      if (entry & GROUP_END) break;
+      k = after;
+      continue;
+    }
+    if (consumed > 30) {
+      *at = advance(scan, *at, (unsigned)consumed, *clean);
+      bits = load_window(scan, *at, clean);
+      consumed = 0;
+      ahead = bits;
+    }
+    int length;
+    int symbol = huffman_symbol(ac, (uint32_t)(ahead >> 32), &length);
+    if (symbol < 0 || (symbol & 15) > 10) return false;
+    consumed += length + (symbol & 15);
+    if ((symbol & 15) == 0) {
+      if (symbol != 0xf0) break;  // end of block
+      k += 16;
+    } else {
+      k += (symbol >> 4) + 1;
+    }
+    if (k > 64) return false;
+  }
+  *window = bits;
+  *used = consumed;
+  return true;
+}
+
 /// Reads one block's codes; with `coefficients` (zigzag order) keeps its values. False for a
 /// code the tables lack, a run past the 64th coefficient or (with `check_range`) a DC out of
 /// range.
-static inline bool read_block(const uint8_t *bits, uint64_t *position, const huffman_table *dc,
+static inline bool read_block(const scan_bits *scan, uint64_t *position, const huffman_table *dc,
                               const huffman_table *ac, int32_t *predictor,
                               int16_t *coefficients, bool check_range) {
-  // One 32-bit peek per code: a code (≤ 16 bits) and its value bits (≤ 11) fit in it.
   uint64_t at = *position;
-  uint32_t word = peek32(bits, at);
+  bool clean;
+  uint64_t window = load_window(scan, at, &clean);
+  // A DC code (≤ 16 bits) and its value bits (≤ 11) fit in the window's first 32 bits.
+  uint32_t word = (uint32_t)(window >> 32);
   int length;
   int size = huffman_symbol(dc, word, &length);
   if (size < 0 || size > 11) return false;
   if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
-  at += (uint64_t)(length + size);
+  int used = length + size;
   if (check_range && (*predictor < -32767 || *predictor > 32767)) return false;
   if (coefficients == NULL) {
-    // Only where the block ends: most AC codes with their value bits in one lookup. `k` is
-    // the next coefficient; a code may not reach past the 64th.
-    for (int k = 1; k < 64;) {
-      word = peek32(bits, at);
-      uint16_t entry = ac->skip[word >> (32 - SKIP_BITS)];
-      if (entry == 0) {
-        int symbol = huffman_symbol(ac, word, &length);
-        if (symbol < 0 || (symbol & 15) > 10) return false;
-        entry = (uint16_t)(length + (symbol & 15));
-        entry |= (symbol & 15)   ? (uint16_t)(((symbol >> 4) + 1) << 8)
-                 : symbol == 0xf0 ? (uint16_t)(16 << 8)
-                                  : (uint16_t)32;
-      }
-      at += entry & 31;
-      if (entry & 32) break;
-      k += entry >> 8;
-      if (k > 64) return false;
-    }
-    *position = at;
+    if (!skip_ac(scan, ac, &at, &window, &clean, &used)) return false;
+    *position = advance(scan, at, (unsigned)used, clean);
     return true;
   }
   memset(coefficients, 0, 64 * sizeof *coefficients);
   coefficients[0] = (int16_t)*predictor;
   for (int k = 1; k < 64; k++) {
-    word = peek32(bits, at);
+    if (used > 30) {
+      at = advance(scan, at, (unsigned)used, clean);
+      window = load_window(scan, at, &clean);
+      used = 0;
+    }
+    word = (uint32_t)((window << used) >> 32);
     int symbol = huffman_symbol(ac, word, &length);
     if (symbol < 0) return false;
     int run = symbol >> 4, bits_count = symbol & 15;
     if (bits_count == 0) {
-      at += (uint64_t)length;
+      used += length;
       if (run != 15) break;  // end of block
       k += 15;
       if (k > 63) return false;
@@ -614,9 +799,9 @@ static inline bool read_block(const uint8_t *bits, uint64_t *position, const huf
     k += run;
     if (k > 63 || bits_count > 10) return false;
     coefficients[k] = (int16_t)extend((word << length) >> (32 - bits_count), bits_count);
-    at += (uint64_t)(length + bits_count);
+    used += length + bits_count;
   }
-  *position = at;
+  *position = advance(scan, at, (unsigned)used, clean);
   return true;
 }
 
@@ -630,25 +815,45 @@ static inline size_t dc_slot(const jpeg_file *file, int part, uint32_t x, uint32
   return row * across + column;
 }
 
-/// Records where MCU (`x`, `y`) starts and the DC predictors there, then reads its blocks,
-/// keeping each block's DC value when `keep_dc`. False when its coded data does not add up.
-static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mcu, uint32_t x,
-                             uint32_t y, uint64_t *position, int32_t predictor[3], bool keep_dc) {
-  index->mcu_offset[mcu] = *position;
-  for (int part = 0; part < 3; part++) {
-    index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
+/// The DC predictors after MCU `mcu` (row-major): each component's last block's DC value in it.
+static void predictors_after(const jpeg_file *file, const scan_index *index, size_t mcu,
+                             int32_t predictor[3]) {
+  uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+  predictor[0] = predictor[1] = predictor[2] = 0;
+  for (int part = 0; part < file->components; part++) {
+    const component *c = &file->component[part];
+    int h = file->components == 1 ? 0 : c->h - 1, v = file->components == 1 ? 0 : c->v - 1;
+    predictor[part] = index->dc[part][dc_slot(file, part, x, y, h, v)];
   }
+}
+
+/// The DC predictors before MCU `mcu`: zeros at the start of the scan or of a restart interval.
+static void predictors_before(const jpeg_file *file, const scan_index *index, size_t mcu,
+                              int32_t predictor[3]) {
+  if (mcu == 0 || (file->restart_interval > 0 && mcu % file->restart_interval == 0)) {
+    predictor[0] = predictor[1] = predictor[2] = 0;
+  } else {
+    predictors_after(file, index, mcu - 1, predictor);
+  }
+}
+
+/// Records where MCU (`x`, `y`) starts, then reads its blocks, keeping each block's DC value.
+/// False when its coded data does not add up.
+static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mcu, uint32_t x,
+                             uint32_t y, uint64_t *position, int32_t predictor[3]) {
+  index->mcu_offset[mcu] = (uint32_t)*position;
+  scan_bits scan = scan_of(index);
   for (int part = 0; part < file->components; part++) {
     const component *c = &file->component[part];
     int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
     for (int v = 0; v < down; v++) {
       for (int h = 0; h < across; h++) {
-        if (!read_block(index->bits, position, &file->dc[c->dc], &file->ac[c->ac],
+        if (!read_block(&scan, position, &file->dc[c->dc], &file->ac[c->ac],
                         &predictor[part], NULL, true) ||
             *position > index->bit_count) {
           return false;
         }
-        if (keep_dc) index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
+        index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
       }
     }
   }
@@ -667,8 +872,7 @@ static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mc
 /// the two predictors there. If they never meet, the first thread indexes everything itself.
 typedef struct tail_index {
   const jpeg_file *file;
-  const uint8_t *bits;
-  uint64_t bit_count;
+  scan_bits scan;
   /// Where the second thread starts.
   uint64_t start;
   /// MCU entries there is room for (the frame's MCUs and one for the end).
@@ -698,7 +902,7 @@ static void *index_tail(void *argument) {
     uint64_t mcu_start = position;
     tail->offset[count] = position;
     memcpy(&tail->predictor[count * 3], predictor, sizeof predictor);
-    if (tail->bit_count - position < 8) {
+    if (align_to_byte(&tail->scan, position) >= tail->scan.end * 8) {
       tail->reached_end = true;  // only an encoder's padding can be left
       break;
     }
@@ -709,9 +913,9 @@ static void *index_tail(void *argument) {
       const component *c = &file->component[part];
       int blocks = file->components == 1 ? 1 : c->h * c->v;
       for (int block = 0; block < blocks && whole; block++) {
-        whole = read_block(tail->bits, &position, &file->dc[c->dc], &file->ac[c->ac],
+        whole = read_block(&tail->scan, &position, &file->dc[c->dc], &file->ac[c->ac],
                            &predictor[part], NULL, false) &&
-                position <= tail->bit_count &&
+                position <= tail->scan.end * 8 &&
                 // Relative DC values of a real scan stay within twice the DC range; bounding
                 // them keeps a hostile scan's sums from overflowing.
                 predictor[part] >= -65535 && predictor[part] <= 65535;
@@ -722,7 +926,7 @@ static void *index_tail(void *argument) {
       count++;
     } else {
       // Not on the blocks yet (or damaged data): a new run one bit further on.
-      position = mcu_start + 1;
+      position = advance_slow(&tail->scan, mcu_start, 1);
       count = 0;
       predictor[0] = predictor[1] = predictor[2] = 0;
     }
@@ -736,16 +940,11 @@ static void *index_tail(void *argument) {
 /// shifted so the tail's predictors at `entry` become `predictor`. False when a DC value comes
 /// out of range (which the first thread would have refused too).
 static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_index *tail,
-                       size_t entry, size_t mcu, const int32_t *predictor, bool keep_dc) {
+                       size_t entry, size_t mcu, const int32_t *predictor) {
   int32_t shift[3];
   for (int part = 0; part < 3; part++) shift[part] = predictor[part] - tail->predictor[entry * 3 + (size_t)part];
   for (;; entry++, mcu++) {
-    index->mcu_offset[mcu] = tail->offset[entry];
-    for (int part = 0; part < 3; part++) {
-      int32_t value = tail->predictor[entry * 3 + (size_t)part] + shift[part];
-      if (value < -32767 || value > 32767) return false;
-      index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)value;
-    }
+    index->mcu_offset[mcu] = (uint32_t)tail->offset[entry];
     if (entry == tail->count) return true;
     const int32_t *dc = &tail->dc[entry * (size_t)file->blocks_per_mcu];
     uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
@@ -756,11 +955,19 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
         for (int h = 0; h < across; h++) {
           int32_t value = *dc++ + shift[part];
           if (value < -32767 || value > 32767) return false;
-          if (keep_dc) index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)value;
+          index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)value;
         }
       }
     }
   }
+}
+
+/// Where the second thread starts: a data byte near the middle of the data (not a stuffed 0x00
+/// or a fill byte, which no position points into).
+static uint64_t tail_start(const scan_bits *scan) {
+  uint64_t byte = scan->end / 2;
+  while (byte > 0 && byte < scan->end && scan->bytes[byte - 1] == 0xff) byte++;
+  return byte * 8;
 }
 
 /// Scans with fewer MCUs than this are indexed on one thread (a thread costs more).
@@ -775,13 +982,10 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
 typedef struct restart_range {
   const jpeg_file *file;
   scan_index *index;
-  bool keep_dc;
   size_t first, end;
   uint64_t position;
   size_t restarts;
   memesh_splice_refusal refusal;
-  /// Where the range ended, and the DC predictors there.
-  int32_t predictor[3];
 } restart_range;
 
 static void *index_restart_range(void *argument) {
@@ -795,32 +999,26 @@ static void *index_restart_range(void *argument) {
     if (mcu > range->first && mcu % file->restart_interval == 0) {
       // The interval ended: only its padding may be left before the next one's first byte.
       if (range->restarts == index->segment_count) return NULL;
-      uint64_t next = (uint64_t)index->segment[range->restarts++] * 8;
-      if (position > next || next - position >= 8) return NULL;
-      position = next;
+      scan_bits scan = scan_of(index);
+      if (!ends_before(&scan, position, index->segment_end[range->restarts])) return NULL;
+      position = (uint64_t)index->segment[range->restarts++] * 8;
       predictor[0] = predictor[1] = predictor[2] = 0;
     }
     uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    if (!index_mcu(file, index, mcu, x, y, &position, predictor, range->keep_dc)) return NULL;
-    if (x + 1 == file->mcus_across) {
-      index->row_end[y] = position;
-      for (int part = 0; part < 3; part++) {
-        index->row_end_predictor[(size_t)y * 3 + (size_t)part] = (int16_t)predictor[part];
-      }
-    }
+    if (!index_mcu(file, index, mcu, x, y, &position, predictor)) return NULL;
+    if (x + 1 == file->mcus_across) index->row_end[y] = position;
   }
   range->position = position;
-  memcpy(range->predictor, predictor, sizeof predictor);
   range->refusal = MEMESH_SPLICE_OK;
   return NULL;
 }
 
 /// Indexes a scan with restart markers: a large one in two ranges on two threads, split at the
-/// marker nearest its middle. Leaves the end position and predictors in `*end`.
+/// marker nearest its middle. Leaves where it ended in `end->position`.
 static memesh_splice_refusal index_with_restarts(const jpeg_file *file, scan_index *index,
-                                                 bool keep_dc, restart_range *end) {
+                                                 restart_range *end) {
   size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
-  restart_range head = {.file = file, .index = index, .keep_dc = keep_dc, .end = mcus};
+  restart_range head = {.file = file, .index = index, .end = mcus};
   restart_range tail = head;
   size_t split = index->segment_count / 2;  // segment[split] begins interval split + 1
   size_t middle = (split + 1) * (size_t)file->restart_interval;
@@ -841,8 +1039,8 @@ static memesh_splice_refusal index_with_restarts(const jpeg_file *file, scan_ind
     pthread_join(helper, NULL);
     if (head.refusal != MEMESH_SPLICE_OK) return head.refusal;
     // The head must end where the tail began: in the padding before that marker.
-    uint64_t next = (uint64_t)index->segment[split] * 8;
-    if (head.restarts != split || head.position > next || next - head.position >= 8) {
+    scan_bits scan = scan_of(index);
+    if (head.restarts != split || !ends_before(&scan, head.position, index->segment_end[split])) {
       return MEMESH_SPLICE_DAMAGED;
     }
     *end = tail;
@@ -851,15 +1049,17 @@ static memesh_splice_refusal index_with_restarts(const jpeg_file *file, scan_ind
   return end->restarts == index->segment_count ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
 }
 
-/// Indexes every MCU of the scan: its bit offset and DC predictors, and each block's DC value
-/// when `keep_dc`. Reads every code (there is no other way to find where a block ends) but
-/// keeps no coefficients and runs no IDCT.
+/// Indexes every MCU of the scan: its bit offset, and each block's DC value. Reads every code
+/// (there is no other way to find where a block ends) but keeps no coefficients and runs no
+/// IDCT.
 /// With `wait_for_tail` the first thread, once at the second's start, waits for it rather than
 /// going on alone (tests use it to take the two-thread path every time).
 static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *index,
-                                         bool keep_dc, bool wait_for_tail) {
+                                         bool wait_for_tail) {
   memesh_splice_refusal refusal = unstuff(file, index);
   if (refusal != MEMESH_SPLICE_OK) return refusal;
+  // Bit offsets are kept in 32 bits.
+  if (index->bit_count >= UINT32_MAX) return MEMESH_SPLICE_TOO_LARGE;
   size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
   // Each block takes at least two bits (a DC code and an end of block): a header promising
   // more blocks than the data can hold is refused before anything is allocated for them.
@@ -867,39 +1067,29 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
     return MEMESH_SPLICE_DAMAGED;
   }
   index->mcu_offset = malloc((mcus + 1) * sizeof *index->mcu_offset);
-  index->mcu_predictor = malloc((mcus + 1) * 3 * sizeof *index->mcu_predictor);
   index->row_end = malloc((size_t)file->mcu_rows * sizeof *index->row_end);
-  index->row_end_predictor = malloc((size_t)file->mcu_rows * 3 * sizeof *index->row_end_predictor);
-  if (index->mcu_offset == NULL || index->mcu_predictor == NULL || index->row_end == NULL ||
-      index->row_end_predictor == NULL) {
-    return MEMESH_SPLICE_FAILED;
-  }
-  if (keep_dc) {
-    for (int part = 0; part < file->components; part++) {
-      const component *c = &file->component[part];
-      size_t blocks = file->components == 1 ? mcus : mcus * (size_t)c->h * c->v;
-      index->dc[part] = malloc(blocks * sizeof *index->dc[part]);
-      if (index->dc[part] == NULL) return MEMESH_SPLICE_FAILED;
-    }
+  if (index->mcu_offset == NULL || index->row_end == NULL) return MEMESH_SPLICE_FAILED;
+  for (int part = 0; part < file->components; part++) {
+    const component *c = &file->component[part];
+    size_t blocks = file->components == 1 ? mcus : mcus * (size_t)c->h * c->v;
+    index->dc[part] = malloc(blocks * sizeof *index->dc[part]);
+    if (index->dc[part] == NULL) return MEMESH_SPLICE_FAILED;
   }
   if (file->restart_interval > 0) {
     restart_range end;
-    refusal = index_with_restarts(file, index, keep_dc, &end);
+    refusal = index_with_restarts(file, index, &end);
     if (refusal != MEMESH_SPLICE_OK) return refusal;
-    index->mcu_offset[mcus] = end.position;
-    for (int part = 0; part < 3; part++) {
-      index->mcu_predictor[mcus * 3 + (size_t)part] = (int16_t)end.predictor[part];
-    }
+    index->mcu_offset[mcus] = (uint32_t)end.position;
     // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
-    return index->bit_count - end.position >= 8 ? MEMESH_SPLICE_DAMAGED : MEMESH_SPLICE_OK;
+    scan_bits scan = scan_of(index);
+    return ends_before(&scan, end.position, scan.end) ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
   }
-  const uint8_t *bits = index->bits;
+  scan_bits scan = scan_of(index);
   uint64_t position = 0;
   int32_t predictor[3] = {0, 0, 0};
   size_t mcu = 0;
   // The second half on a second thread (see tail_index), for a large scan.
-  tail_index tail = {.file = file, .bits = bits, .bit_count = index->bit_count,
-                     .start = index->bit_count / 2, .capacity = mcus + 1};
+  tail_index tail = {.file = file, .scan = scan, .start = tail_start(&scan), .capacity = mcus + 1};
   pthread_t helper;
   bool helped = false, watching = false, adopted = false;
   size_t cursor = 0;
@@ -928,7 +1118,7 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
           if (tail.count - cursor == mcus - mcu) {
             adopted = true;
             index->tail_mcu = mcu;
-            if (!adopt_tail(file, index, &tail, cursor, mcu, predictor, keep_dc)) {
+            if (!adopt_tail(file, index, &tail, cursor, mcu, predictor)) {
               refusal = MEMESH_SPLICE_DAMAGED;
             }
             position = tail.offset[tail.count];
@@ -937,7 +1127,7 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
           }
         }
       }
-      if (!index_mcu(file, index, mcu, x, y, &position, predictor, keep_dc)) {
+      if (!index_mcu(file, index, mcu, x, y, &position, predictor)) {
         refusal = MEMESH_SPLICE_DAMAGED;
         goto scanned;
       }
@@ -952,21 +1142,13 @@ scanned:
   free(tail.predictor);
   free(tail.dc);
   if (refusal != MEMESH_SPLICE_OK) return refusal;
-  if (!adopted) {
-    index->mcu_offset[mcu] = position;
-    for (int part = 0; part < 3; part++) {
-      index->mcu_predictor[mcu * 3 + (size_t)part] = (int16_t)predictor[part];
-    }
-  }
+  if (!adopted) index->mcu_offset[mcu] = (uint32_t)position;
   // Without restarts a row ends where the next begins.
   for (uint32_t y = 0; y < file->mcu_rows; y++) {
-    size_t next = (size_t)(y + 1) * file->mcus_across;
-    index->row_end[y] = index->mcu_offset[next];
-    memcpy(&index->row_end_predictor[(size_t)y * 3], &index->mcu_predictor[next * 3],
-           3 * sizeof *index->mcu_predictor);
+    index->row_end[y] = index->mcu_offset[(size_t)(y + 1) * file->mcus_across];
   }
   // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
-  if (index->bit_count - position >= 8) return MEMESH_SPLICE_DAMAGED;
+  if (!ends_before(&scan, position, scan.end)) return MEMESH_SPLICE_DAMAGED;
   return MEMESH_SPLICE_OK;
 }
 
@@ -1012,18 +1194,20 @@ static bool write_block(bit_writer *writer, const int16_t *coefficients, int32_t
 }
 
 /// Re-codes one MCU read from `source` at `*position` into `writer` with `target`'s tables,
-/// continuing `target_predictor`. Returns MEMESH_SPLICE_TABLES when a code is missing.
+/// continuing `target_predictor`; `bits` and `bit_count` as `scan_index` has them. Returns
+/// MEMESH_SPLICE_TABLES when a code is missing.
 static memesh_splice_refusal recode_mcu(const jpeg_file *source, const uint8_t *bits,
                                         uint64_t *position, uint64_t bit_count,
                                         int32_t *source_predictor, const jpeg_file *target,
                                         bit_writer *writer, int32_t *target_predictor) {
   int16_t coefficients[64];
+  scan_bits scan = {bits, bit_count / 8};
   for (int part = 0; part < source->components; part++) {
     const component *from = &source->component[part];
     const component *to = &target->component[part];
     int blocks = source->components == 1 ? 1 : from->h * from->v;
     for (int block = 0; block < blocks; block++) {
-      if (!read_block(bits, position, &source->dc[from->dc], &source->ac[from->ac],
+      if (!read_block(&scan, position, &source->dc[from->dc], &source->ac[from->ac],
                       &source_predictor[part], coefficients, true) ||
           *position > bit_count) {
         return MEMESH_SPLICE_DAMAGED;
@@ -1045,7 +1229,8 @@ static memesh_splice_refusal copy_mcus(const jpeg_file *file, const scan_index *
                                        bit_writer *writer, int32_t *predictor) {
   size_t start = (size_t)row * file->mcus_across + first;
   size_t stop = (size_t)row * file->mcus_across + end;
-  const int16_t *expected = &index->mcu_predictor[start * 3];
+  int32_t expected[3];
+  predictors_before(file, index, start, expected);
   bool same = true;
   for (int part = 0; part < file->components; part++) same &= expected[part] == predictor[part];
   uint64_t from = index->mcu_offset[start];
@@ -1056,10 +1241,10 @@ static memesh_splice_refusal copy_mcus(const jpeg_file *file, const scan_index *
     if (refusal != MEMESH_SPLICE_OK) return refusal;
   }
   uint64_t to = end == file->mcus_across ? index->row_end[row] : index->mcu_offset[stop];
-  copy_bits(writer, index->bits, from, to);
-  const int16_t *after = end == file->mcus_across ? &index->row_end_predictor[(size_t)row * 3]
-                                                 : &index->mcu_predictor[stop * 3];
-  for (int part = 0; part < 3; part++) predictor[part] = after[part];
+  scan_bits scan = scan_of(index);
+  copy_bits(writer, &scan, from, to);
+  // After the last MCU copied (before a restart marker resets them).
+  predictors_after(file, index, stop - 1, predictor);
   return MEMESH_SPLICE_OK;
 }
 
@@ -1673,11 +1858,10 @@ static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
 }
 
 /// A JPEG read and indexed: its headers and its scan's MCU offsets, DC predictors and values.
+/// Its headers and entropy-coded data are read where the caller keeps them (`file.data`).
 struct memesh_splice_source {
   jpeg_file file;
   scan_index index;
-  /// The file's bytes before its entropy-coded data (`file.data` points here).
-  uint8_t *headers;
 };
 
 memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint64_t max_pixels,
@@ -1692,17 +1876,8 @@ memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint6
       (uint64_t)source->file.width * source->file.height > max_pixels) {
     refusal = MEMESH_SPLICE_TOO_LARGE;
   }
-  if (refusal == MEMESH_SPLICE_OK) refusal = build_index(&source->file, &source->index, true, threads == 2);
   if (refusal == MEMESH_SPLICE_OK) {
-    // The index holds the entropy-coded data; only the headers are still read from the file.
-    source->headers = malloc(source->file.scan_offset);
-    if (source->headers == NULL) {
-      refusal = MEMESH_SPLICE_FAILED;
-    } else {
-      memcpy(source->headers, jpeg, source->file.scan_offset);
-      source->file.data = source->headers;
-      source->file.size = source->file.scan_offset;
-    }
+    refusal = build_index(&source->file, &source->index, threads == 2);
   }
   if (refusal != MEMESH_SPLICE_OK) {
     memesh_splice_close(source);
@@ -1720,7 +1895,6 @@ uint32_t memesh_splice_tail_mcu(const memesh_splice_source *source) {
 void memesh_splice_close(memesh_splice_source *source) {
   if (source == NULL) return;
   scan_index_free(&source->index);
-  free(source->headers);
   free(source);
 }
 

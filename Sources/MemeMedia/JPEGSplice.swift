@@ -215,15 +215,20 @@ extension JPEGSplice {
 extension JPEGSplice {
   /// A JPEG opened for splicing: its headers read and its scan indexed once (every Huffman code
   /// read, no IDCT), so `load` can prove its coded data whole and `share` can splice it without
-  /// reading it again. The C side keeps its own copy of the headers and of the entropy-coded
-  /// data (unstuffed), so the photo's bytes are not copied once more.
+  /// reading it again. The C side reads the photo's bytes where they are (no copy of its 4 MB
+  /// scan): the source holds them, unchanged, for as long as it lives.
   final class Source: @unchecked Sendable {
     private let handle: OpaquePointer
+    /// The bytes the C source reads. A `Data` of more than a few bytes keeps them in one heap
+    /// buffer that stays where it is while this immutable copy lives (a change to another copy
+    /// copies them first).
+    private let bytes: Data
     /// Milliseconds the index took.
     let scanMilliseconds: Double
 
-    private init(handle: OpaquePointer, scan: Double) {
+    private init(handle: OpaquePointer, bytes: Data, scan: Double) {
       self.handle = handle
+      self.bytes = bytes
       self.scanMilliseconds = scan
     }
 
@@ -244,7 +249,7 @@ extension JPEGSplice {
           UInt64(max(0, maxPixels)), waitForSecondThread ? 2 : 0, &handle, &nanoseconds)
       }
       guard code == MEMESH_SPLICE_OK, let handle else { return .failure(Refusal(code)) }
-      return .success(Source(handle: handle, scan: Double(nanoseconds) / 1e6))
+      return .success(Source(handle: handle, bytes: bytes, scan: Double(nanoseconds) / 1e6))
     }
 
     /// The first MCU the second indexing thread contributed (0: one thread indexed them all).
@@ -275,9 +280,9 @@ extension JPEGSplice {
   static func remember(_ source: Source, sha256: String) { remember(.success(source), sha256: sha256) }
 
   /// What `load` found for these bytes (a source, or why not), or the bytes opened now. A
-  /// source is handed over, not kept: its index and unstuffed copy of the coded data (about
-  /// 6 MB for a 12-MP photo) are freed once the splice is written, before the store writes the
-  /// meme; a share after a failed one indexes the photo again. A refusal stays known.
+  /// source is handed over, not kept: its index (about 1.2 MB for a 12-MP photo) is freed once
+  /// the splice is written, before the store writes the meme; a share after a failed one indexes
+  /// the photo again. A refusal stays known.
   static func source(for bytes: Data, sha256: String, maxPixels: Int) -> Result<Source, Refusal> {
     if let kept = recent.take(sha256: sha256) { return kept }
     return Source.open(bytes, maxPixels: maxPixels)
@@ -290,7 +295,7 @@ extension JPEGSplice {
   }
 }
 
-/// One opened source (or refusal) behind a lock (a 12-MP photo's index is about 6 MB: only one
+/// One opened source (or refusal) behind a lock (a 12-MP photo's index is about 1.2 MB: only one
 /// is kept).
 private final class RecentSource: @unchecked Sendable {
   private let lock = NSLock()

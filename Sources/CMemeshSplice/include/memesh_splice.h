@@ -97,9 +97,9 @@ memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
                                          memesh_splice_result *result, char *message,
                                          size_t message_size);
 
-/// A JPEG opened for splicing: headers read and the scan indexed. It keeps its own copy of the
-/// headers and of the entropy-coded data (without its byte stuffing), so the caller's bytes need
-/// not outlive it.
+/// A JPEG opened for splicing: headers read and the scan indexed. It reads the headers and the
+/// entropy-coded data where the caller keeps them (no copy of the scan): the `jpeg` bytes given
+/// to memesh_splice_open must stay allocated and unchanged until memesh_splice_close.
 typedef struct memesh_splice_source memesh_splice_source;
 
 /// Reads the headers and indexes the scan (every Huffman code read once, on two threads when
