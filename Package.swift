@@ -125,7 +125,8 @@ let package = Package(
       name: "line-editor-demo", dependencies: ["MemeShell"], path: "Tests/LineEditorDemo"),
     // The JPEG splice's parts timed in-process, for `make bench`.
     .executableTarget(
-      name: "memesh-splice-bench", dependencies: ["MemeMedia"], path: "Tests/SpliceBench"),
+      name: "memesh-splice-bench", dependencies: ["MemeMedia", "MemeStore"],
+      path: "Tests/SpliceBench"),
     // One meme from a photo to a file through MemeRenderer, timed by `make bench`.
     .executableTarget(
       name: "memesh-render-bench", dependencies: ["MemeMedia"], path: "Tests/RenderBench"),

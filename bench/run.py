@@ -313,6 +313,19 @@ def splice_section(args, inputs, scratch, memesh, floor, convert):
                     capture_output=True, text=True)
                 line = done.stdout.strip() or f"failed: {done.stderr.strip()[-200:]}"
                 lines.append(f"- in-process, {line}")
+                parts = {name: float(value) for name, value in re.findall(
+                    r"(scan|bands|write|store) ([0-9.]+) ms", line)}
+                if layout == "top-bottom" and len(parts) == 4:
+                    # The store's part waits on the disk (fsyncs: journal commits); the others
+                    # are CPU work on two threads.
+                    named = {"entropy decode (scan index)": parts["scan"],
+                             "band work": parts["bands"], "writing": parts["write"],
+                             "store (fsyncs)": parts["store"]}
+                    bound = max(named, key=named.get)
+                    lines.append(
+                        "- the share's split: " + ", ".join(
+                            f"{name} {value:.1f} ms" for name, value in named.items())
+                        + f"; the largest, {bound}, bounds it")
                 whole = re.search(r"whole ([0-9.]+) ms", line)
                 if layout == "four" and whole:
                     ratio = float(whole.group(1)) / 1000 / floor_time

@@ -1549,6 +1549,7 @@ static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
   band_codec codec;
   band_plane planes[3] = {{.across = 1}, {.across = 1}, {.across = 1}};
   uint8_t *volatile memory = NULL;  // freed after a longjmp
+  uint8_t *volatile room = NULL;    // the encoder's first output buffer (libjpeg's after it grows)
   uint8_t *masks = malloc((size_t)request->crop_width * 2 + 16);
   *out = NULL;
   *out_size = 0;
@@ -1571,6 +1572,7 @@ static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
     snprintf(message, message_size, "%s", codec.message);
     jpeg_destroy_decompress(&decoder);
     jpeg_destroy_compress(&encoder);
+    if (*out != room) free(room);
     free(*out);
     *out = NULL;
     free(memory);
@@ -1587,6 +1589,10 @@ static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
             height <= source_height && components == file->components && lines <= 32;
   if (!ok) snprintf(message, message_size, "a band decoded to an unexpected size");
   if (ok) {
+    // Room for about what the rows had, so libjpeg seldom grows (copies) its buffer.
+    *out_size = size + size / 4 + 65536;
+    room = *out = malloc(*out_size);
+    if (room == NULL) *out_size = 0;
     jpeg_mem_dest(&encoder, out, out_size);
     configure_band_encoder(file, &encoder, request->crop_width, height);
     jpeg_start_compress(&encoder, TRUE);
@@ -1668,6 +1674,7 @@ static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
   jpeg_destroy_compress(&encoder);
   free(memory);
   free(masks);
+  if (*out != room) free(room);
   if (!ok) {
     free(*out);
     *out = NULL;
@@ -1962,20 +1969,20 @@ memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
   job.end_column = job.first_column + (request->crop_width + file->mcu_width - 1) / file->mcu_width;
   uint32_t rows = (request->crop_height + file->mcu_height - 1) / file->mcu_height;
   result->mcu_rows = rows;
-  // The MCU rows each caption's region reaches.
+  // The MCU rows each caption's drawing reaches.
   touched = calloc(rows, 1);
   if (touched == NULL) {
     refusal = MEMESH_SPLICE_FAILED;
     goto done;
   }
   for (uint32_t layer = 0; request->overlay != NULL && layer < request->overlay->count; layer++) {
-    const memesh_caption_layer *caption = &request->overlay->layers[layer];
-    if (caption->right <= caption->left || caption->bottom <= caption->top ||
-        caption->bottom <= 0 || caption->top >= (int32_t)request->crop_height) {
+    int64_t top, bottom;
+    if (!memesh_caption_layer_rows(&request->overlay->layers[layer], &top, &bottom) ||
+        bottom <= 0 || top >= (int64_t)request->crop_height) {
       continue;
     }
-    uint32_t first = caption->top < 0 ? 0 : (uint32_t)caption->top / file->mcu_height;
-    uint32_t last = ((uint32_t)caption->bottom - 1) / file->mcu_height;
+    uint32_t first = top < 0 ? 0 : (uint32_t)top / file->mcu_height;
+    uint32_t last = (uint32_t)(bottom - 1) / file->mcu_height;
     for (uint32_t row = first; row <= last && row < rows; row++) touched[row] = 1;
   }
 

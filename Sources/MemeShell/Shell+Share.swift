@@ -110,11 +110,14 @@ extension Shell {
       throw error
     }
     let meme = saved.meme
+    // The file goes into place (its folder flushed) on a thread while the draft is cleared
+    // (its folder flushed too): the two flushes share a journal commit.
+    let moving = pending.map { pending in Concurrently { try pending.finish() } }
     editor.reset()
     view = .sent
     // Said once the output file is settled: a failed write to stdout ends memesh at once
     // (Console.writeAll), and must not leave the file's temporary behind.
-    let finishing = pending.map { pending in Result { try pending.finish() } }
+    let finishing = moving.map { moving in Result { try moving.result() } }
     console.line(saved.summary)
 
     switch target {

@@ -13,20 +13,14 @@ extension MemeStore {
   // MARK: - Changes
 
   /// Adds a meme with a new id.
+  ///
+  /// What must be on disk before the meme's folder takes its id is flushed at once: the meme's
+  /// files, the original linked from the draft's copy (on a thread of its own) and, in a store
+  /// without an index yet, the empty index (on another). Each fsync waits for a journal commit;
+  /// made together, they share one.
   public func add(_ meme: NewMeme) throws -> Meme {
     try withWriteLock { loaded in
       var index = loaded.index
-      var previous = loaded
-      if loaded.xml == nil {
-        // No index on disk yet: write the empty one first. A crash during this first share then
-        // leaves a folder at or above nextID, which the next change removes; with no index, the
-        // folder would pass for a meme of a lost index and stay forever.
-        do {
-          previous = try commit(index, replacing: loaded)
-        } catch let failure as CommitFailure {
-          throw failure.error
-        }
-      }
       let id = index.nextID
       guard id <= maximumMemeID else {
         throw StoreError.readOnly(path: directory.path, reason: "it has used every meme id")
@@ -36,6 +30,20 @@ extension MemeStore {
         // Never reached: nextID is above every folder (tidy). Kept, never emptied.
         throw StoreError.system(SystemError(.create, path: folder, code: EEXIST))
       }
+      // No index on disk yet: the empty one is written before the folder takes its id. A crash
+      // during this first share then leaves a folder at or above nextID, which the next change
+      // removes; with no index, the folder would pass for a meme of a lost index and stay
+      // forever.
+      let empty = index
+      let firstIndex =
+        loaded.xml == nil
+        ? Concurrently { [self] in
+          do {
+            return try commit(empty, replacing: loaded)
+          } catch let failure as CommitFailure {
+            throw failure.error
+          }
+        } : nil
       // The new meme is built in a folder with a temporary name (a leftover memesh can prove it
       // made) and renamed to its id only when whole.
       let building = directory.path + "/" + DurableFiles.temporaryPrefix + "new-\(id)-"
@@ -43,27 +51,40 @@ extension MemeStore {
       let originalName = "\(id)/original.\(Self.originalExtension(meme.original))"
       let memeName = "\(id)/meme.\(meme.format.fileExtension)"
       let thumbnailName = "\(id)/thumb.png"
+      func inside(_ name: String) -> String {
+        building + "/" + (name as NSString).lastPathComponent
+      }
+      let date = now()
+      let added = Meme(
+        id: id, recipe: meme.recipe, created: date, modified: date, width: meme.width,
+        height: meme.height, format: meme.format, sourceName: meme.sourceName,
+        originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
+        memeFile: memeName, thumbnailFile: thumbnailName)
       var renamed = false
       do {
-        try files.makeDirectory(building)
-        func inside(_ name: String) -> String {
-          building + "/" + (name as NSString).lastPathComponent
+        var original: Concurrently<[(data: Data, path: String)]>?
+        let previous: LoadedIndex
+        do {
+          try files.makeDirectory(building)
+          // The original, linked when it can be, else written after the others.
+          let originalPath = inside(originalName)
+          original = Concurrently { [self] in placeOriginal(of: meme, at: originalPath) }
+          try files.write(
+            together: [
+              (meme.rendered, inside(memeName)), (meme.thumbnail, inside(thumbnailName)),
+              (try Self.encodeRecord(added), inside(Self.recordName)),
+            ])
+          if let unlinked = try original?.result(), !unlinked.isEmpty {
+            try files.write(together: unlinked)
+          }
+          try files.synchronizeDirectory(building)
+          previous = try firstIndex?.result() ?? loaded
+        } catch {
+          // Both threads are done before the folder goes, and the empty index is settled.
+          _ = try? original?.result()
+          _ = try? firstIndex?.result()
+          throw error
         }
-        let date = now()
-        let added = Meme(
-          id: id, recipe: meme.recipe, created: date, modified: date, width: meme.width,
-          height: meme.height, format: meme.format, sourceName: meme.sourceName,
-          originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
-          memeFile: memeName, thumbnailFile: thumbnailName)
-        // The original, linked when it can be, else written with the others, which are
-        // flushed together (`write(together:)`); the folder once all are in it.
-        let originalBytes = placeOriginal(of: meme, at: inside(originalName))
-        try files.write(
-          together: originalBytes + [
-            (meme.rendered, inside(memeName)), (meme.thumbnail, inside(thumbnailName)),
-            (try Self.encodeRecord(added), inside(Self.recordName)),
-          ])
-        try files.synchronizeDirectory(building)
         try files.rename(building, to: folder)
         renamed = true
         try files.synchronizeDirectory(directory.path)

@@ -7,10 +7,13 @@
 // the top and bottom sixth (memesh's two captions), `four` four boxes down the picture (the
 // top, two in the middle, the bottom), nothing drawn, every touched row decoded and encoded
 // again. Prints the medians: the entropy-coded data indexed, the band work, the writing, and
-// the whole, in milliseconds, and writes the last result to OUT.
+// the whole, in milliseconds, then the store's part: the spliced meme added to a new store in a
+// scratch folder beside OUT as `share` adds it (its thumbnail, and the photo linked from a copy
+// written first, as the draft's is), fsyncs and all. Writes the last result to OUT.
 import Foundation
 import MemeCore
 import MemeMedia
+import MemeStore
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String) -> String? {
@@ -30,7 +33,7 @@ guard arguments.count == 2, ["top-bottom", "four", "none"].contains(layout), run
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-var (scan, band, write, whole) = ([Double](), [Double](), [Double](), [Double]())
+var (scan, band, write, whole, store) = ([Double](), [Double](), [Double](), [Double](), [Double]())
 var last = Data()
 var rows = (touched: 0, all: 0)
 for _ in 0..<runs {
@@ -53,14 +56,45 @@ for _ in 0..<runs {
     write.append(spliced.writeMilliseconds)
     last = spliced.jpeg
     rows = (spliced.touchedRows, spliced.mcuRows)
+    whole.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+    store.append(
+      try timeStore(
+        spliced, original: bytes, size: plan.size,
+        scratch: URL(fileURLWithPath: arguments[1]).deletingLastPathComponent()))
   case .failure(let refusal):
     FileHandle.standardError.write(Data("error: \(refusal.reason)\n".utf8))
     exit(1)
   }
-  whole.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+}
+
+/// Milliseconds `MemeStore.add` takes for `spliced` in a new store in `scratch` (made and
+/// removed untimed).
+func timeStore(_ spliced: JPEGSplice.Spliced, original: Data, size: PixelSize, scratch: URL)
+  throws -> Double
+{
+  let home = scratch.appendingPathComponent(".splice-bench-store-\(getpid())")
+  defer { try? FileManager.default.removeItem(at: home) }
+  let drafts = home.appendingPathComponent("draft")
+  try FileManager.default.createDirectory(at: drafts, withIntermediateDirectories: true)
+  let sha256 = Checksum.sha256(original)
+  let copy = drafts.appendingPathComponent(sha256)
+  // Synced, as the draft's copy is by the time a share links it.
+  try original.write(to: copy)
+  let handle = try FileHandle(forWritingTo: copy)
+  try handle.synchronize()
+  try handle.close()
+  let thumbnail = try spliced.preview.map { try ImageCodec.encode($0, as: .png) } ?? Data()
+  let meme = NewMeme(
+    recipe: MemeRecipe(top: "top", bottom: "bottom"), format: .jpeg, width: size.width,
+    height: size.height, sourceName: "photo.jpg", originalSHA256: sha256, original: original,
+    rendered: spliced.jpeg, thumbnail: thumbnail, originalFile: copy.path)
+  let started = DispatchTime.now().uptimeNanoseconds
+  _ = try MemeStore(directory: home.appendingPathComponent("memes")).add(meme)
+  return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
 }
 try last.write(to: URL(fileURLWithPath: arguments[1]))
 func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
 print(
   "\(layout): scan \(ms(median(scan))), bands \(ms(median(band))) (\(rows.touched) of "
-    + "\(rows.all) MCU rows), write \(ms(median(write))), whole \(ms(median(whole)))")
+    + "\(rows.all) MCU rows), write \(ms(median(write))), whole \(ms(median(whole))); "
+    + "store \(ms(median(store)))")
