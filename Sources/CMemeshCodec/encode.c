@@ -166,6 +166,32 @@ static void merge_coverage(const memesh_overlay_bitmap *bitmaps, uint32_t count,
   }
 }
 
+/// Widens `*top ..< *bottom` to the rows `bitmaps` reach.
+static void widen_rows(const memesh_overlay_bitmap *bitmaps, uint32_t count, int64_t *top,
+                       int64_t *bottom) {
+  for (uint32_t index = 0; index < count; index++) {
+    const memesh_overlay_bitmap *bitmap = &bitmaps[index];
+    if (bitmap->width <= 0 || bitmap->height <= 0 || bitmap->pixels == NULL) continue;
+    if (bitmap->y < *top) *top = bitmap->y;
+    if ((int64_t)bitmap->y + bitmap->height > *bottom) *bottom = (int64_t)bitmap->y + bitmap->height;
+  }
+}
+
+int memesh_caption_layer_rows(const memesh_caption_layer *layer, int64_t *top,
+                              int64_t *bottom) {
+  *top = layer->top;
+  *bottom = layer->bottom;
+  if (layer->outline_count + layer->fill_count + layer->color_count > 0) {
+    int64_t low = INT64_MAX, high = INT64_MIN;
+    widen_rows(layer->outlines, layer->outline_count, &low, &high);
+    widen_rows(layer->fills, layer->fill_count, &low, &high);
+    widen_rows(layer->colors, layer->color_count, &low, &high);
+    if (low > *top) *top = low;
+    if (high < *bottom) *bottom = high;
+  }
+  return *top < *bottom && layer->left < layer->right;
+}
+
 int memesh_overlay_covers(const memesh_overlay *overlay, uint32_t row) {
   if (overlay == NULL) return 0;
   for (uint32_t index = 0; index < overlay->count; index++) {
@@ -206,11 +232,14 @@ static inline __attribute__((always_inline)) void draw_row(const memesh_overlay 
       merge_coverage(layer->fills, layer->fill_count, y, left, right, fill);
       for (int64_t column = low; column < high; column++) {
         unsigned edge = outline[column], letter = fill[column];
-        if (letter == 255) {
-          // Whatever the outline did, a fully covered letter pixel ends opaque in the fill.
+        if (letter == 255 || (edge == 255 && letter == 0)) {
+          // Whatever the outline did, a fully covered letter pixel ends opaque in the fill; a
+          // fully covered outline pixel no letter reaches, opaque in the outline colour (what
+          // blending at coverage 255 gives, without the arithmetic).
+          const unsigned *color = letter == 255 ? fill_color : outline_color;
           size_t at = (size_t)column * target.step;
           for (int channel = 0; channel < target.channels; channel++) {
-            target.planes[channel][at] = (uint8_t)fill_color[channel];
+            target.planes[channel][at] = (uint8_t)color[channel];
           }
           if (target.alpha != NULL) target.alpha[at] = 255;
           continue;

@@ -1,4 +1,6 @@
+import CMemeshCodec
 import CMemeshCoefficients
+import CMemeshSplice
 import Foundation
 import MemeCore
 import Testing
@@ -171,5 +173,39 @@ import Testing
     }
     let beside = Self.psnr(spliced, photo, where: apart)
     #expect(beside >= 70, "untouched pixels of the touched rows: \(beside) dB")
+  }
+
+  /// A box's region is taller than its letters (line spacing, the box's own rectangle): only the
+  /// MCU rows a letter reaches are decoded and encoded again; a layer without any glyph marks its
+  /// whole region (what memesh-splice-bench times).
+  @Test func onlyTheRowsTheLettersReachAreEncodedAgain() throws {
+    let bytes = try Self.photoJPEG(.s420, width: 320, height: 240)
+    let source = try JPEGSplice.Source.open(bytes, maxPixels: 1_000_000).get()
+    let coverage = [UInt8](repeating: 255, count: 40 * 20)
+    func touchedRows(withGlyph: Bool) throws -> Int {
+      try coverage.withUnsafeBufferPointer { pixels in
+        var glyph = memesh_overlay_bitmap(
+          pixels: pixels.baseAddress, x: 100, y: 100, width: 40, height: 20)
+        return try withUnsafePointer(to: &glyph) { glyph in
+          var layer = memesh_caption_layer(
+            outlines: nil, outline_count: 0, fills: withGlyph ? glyph : nil,
+            fill_count: withGlyph ? 1 : 0, colors: nil, color_count: 0, left: 0, top: 0,
+            right: 320, bottom: 240, fill_color: 0xFFFFFF, outline_color: 0)
+          return try withUnsafePointer(to: &layer) { layer in
+            var overlay = memesh_overlay(layers: layer, count: 1)
+            return try withUnsafePointer(to: &overlay) { overlay in
+              try source.write(
+                memesh_splice_request(
+                  crop_x: 0, crop_y: 0, crop_width: 320, crop_height: 240, overlay: overlay,
+                  recipe: nil, max_pixels: 0, want_preview: 0)
+              ).get().touchedRows
+            }
+          }
+        }
+      }
+    }
+    // Rows 100 ..< 120 are in the MCU rows 6 and 7 (16 pixels each).
+    #expect(try touchedRows(withGlyph: true) == 2)
+    #expect(try touchedRows(withGlyph: false) == 15)
   }
 }

@@ -42,6 +42,11 @@ typedef struct memesh_overlay {
   uint32_t count;
 } memesh_overlay;
 
+/// The rows `*top ..< *bottom` where drawing `layer` can change pixels: the rows of its region
+/// that one of its bitmaps reaches, or its whole region when it has no bitmaps at all (a layer
+/// that only marks rows, as memesh-splice-bench's do). 1 when there are some, else 0.
+int memesh_caption_layer_rows(const memesh_caption_layer *layer, int64_t *top, int64_t *bottom);
+
 /// 1 when a layer's region covers row `row`. Why C: the encoders and the JPEG splicer ask it
 /// for every row, from their own C loops and threads.
 int memesh_overlay_covers(const memesh_overlay *overlay, uint32_t row);
