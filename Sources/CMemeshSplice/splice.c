@@ -755,9 +755,52 @@ static inline bool skip_ac(const scan_bits *scan, const huffman_table *ac, uint6
   return true;
 }
 
-/// Reads one block's codes; with `coefficients` (zigzag order) keeps its values. False for a
-/// code the tables lack, a run past the 64th coefficient or (with `check_range`) a DC out of
-/// range.
+/// Where indexing is in the data between blocks: `used` bits of `window` (loaded at `at`,
+/// `clean` as load_window said) are read. Blocks of an MCU are read from one window.
+typedef struct bit_cursor {
+  uint64_t at, window;
+  int used;
+  bool clean;
+} bit_cursor;
+
+static inline void cursor_open(const scan_bits *scan, bit_cursor *cursor, uint64_t position) {
+  cursor->at = position;
+  cursor->used = 0;
+  cursor->window = load_window(scan, position, &cursor->clean);
+}
+
+static inline uint64_t cursor_position(const scan_bits *scan, const bit_cursor *cursor) {
+  return advance(scan, cursor->at, (unsigned)cursor->used, cursor->clean);
+}
+
+/// Whether the cursor is past bit `limit` (8 × the end of the data). A clean window holds no
+/// bit past the data's end (it came from 8 bytes before it, and at most 57 of its bits are
+/// read), so only another window needs its position worked out.
+static inline bool cursor_past(const scan_bits *scan, const bit_cursor *cursor, uint64_t limit) {
+  return !cursor->clean && cursor_position(scan, cursor) > limit;
+}
+
+/// Reads one block's codes when only where it ends and its DC value matter (indexing). False
+/// for a code the tables lack, a run past the 64th coefficient, more than 10 value bits or
+/// (with `check_range`) a DC out of range.
+static inline bool skip_block(const scan_bits *scan, bit_cursor *cursor, const huffman_table *dc,
+                              const huffman_table *ac, int32_t *predictor, bool check_range) {
+  if (cursor->used > 30) {
+    cursor_open(scan, cursor, cursor_position(scan, cursor));
+  }
+  // A DC code (≤ 16 bits) and its value bits (≤ 11) fit in the next 32 bits.
+  uint32_t word = (uint32_t)((cursor->window << cursor->used) >> 32);
+  int length;
+  int size = huffman_symbol(dc, word, &length);
+  if (size < 0 || size > 11) return false;
+  if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
+  cursor->used += length + size;
+  if (check_range && (*predictor < -32767 || *predictor > 32767)) return false;
+  return skip_ac(scan, ac, &cursor->at, &cursor->window, &cursor->clean, &cursor->used);
+}
+
+/// Reads one block's codes and keeps its coefficients (zigzag order). False for a code the
+/// tables lack, a run past the 64th coefficient or (with `check_range`) a DC out of range.
 static inline bool read_block(const scan_bits *scan, uint64_t *position, const huffman_table *dc,
                               const huffman_table *ac, int32_t *predictor,
                               int16_t *coefficients, bool check_range) {
@@ -772,11 +815,6 @@ static inline bool read_block(const scan_bits *scan, uint64_t *position, const h
   if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
   int used = length + size;
   if (check_range && (*predictor < -32767 || *predictor > 32767)) return false;
-  if (coefficients == NULL) {
-    if (!skip_ac(scan, ac, &at, &window, &clean, &used)) return false;
-    *position = advance(scan, at, (unsigned)used, clean);
-    return true;
-  }
   memset(coefficients, 0, 64 * sizeof *coefficients);
   coefficients[0] = (int16_t)*predictor;
   for (int k = 1; k < 64; k++) {
@@ -843,20 +881,23 @@ static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mc
                              uint32_t y, uint64_t *position, int32_t predictor[3]) {
   index->mcu_offset[mcu] = (uint32_t)*position;
   scan_bits scan = scan_of(index);
+  bit_cursor cursor;
+  cursor_open(&scan, &cursor, *position);
   for (int part = 0; part < file->components; part++) {
     const component *c = &file->component[part];
     int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
     for (int v = 0; v < down; v++) {
       for (int h = 0; h < across; h++) {
-        if (!read_block(&scan, position, &file->dc[c->dc], &file->ac[c->ac],
-                        &predictor[part], NULL, true) ||
-            *position > index->bit_count) {
+        if (!skip_block(&scan, &cursor, &file->dc[c->dc], &file->ac[c->ac], &predictor[part],
+                        true) ||
+            cursor_past(&scan, &cursor, index->bit_count)) {
           return false;
         }
         index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
       }
     }
   }
+  *position = cursor_position(&scan, &cursor);
   return true;
 }
 
@@ -909,13 +950,15 @@ static void *index_tail(void *argument) {
     if (count + 1 == tail->capacity) break;  // more MCUs than the frame has
     bool whole = true;
     int32_t *dc = &tail->dc[count * (size_t)file->blocks_per_mcu];
+    bit_cursor cursor;
+    cursor_open(&tail->scan, &cursor, position);
     for (int part = 0; part < file->components && whole; part++) {
       const component *c = &file->component[part];
       int blocks = file->components == 1 ? 1 : c->h * c->v;
       for (int block = 0; block < blocks && whole; block++) {
-        whole = read_block(&tail->scan, &position, &file->dc[c->dc], &file->ac[c->ac],
-                           &predictor[part], NULL, false) &&
-                position <= tail->scan.end * 8 &&
+        whole = skip_block(&tail->scan, &cursor, &file->dc[c->dc], &file->ac[c->ac],
+                           &predictor[part], false) &&
+                !cursor_past(&tail->scan, &cursor, tail->scan.end * 8) &&
                 // Relative DC values of a real scan stay within twice the DC range; bounding
                 // them keeps a hostile scan's sums from overflowing.
                 predictor[part] >= -65535 && predictor[part] <= 65535;
@@ -923,6 +966,7 @@ static void *index_tail(void *argument) {
       }
     }
     if (whole) {
+      position = cursor_position(&tail->scan, &cursor);
       count++;
     } else {
       // Not on the blocks yet (or damaged data): a new run one bit further on.
