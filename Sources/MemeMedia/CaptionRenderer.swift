@@ -157,7 +157,7 @@ public struct CaptionRenderer: Sendable {
       let style = CaptionRenderer.style(for: primary)
       let size = Double(max(height, 8)) * 0.8 / (style.inkHeight(lines: 1) + 2 * style.outline)
       let shaper = TextShaper(
-        primary: primary, engine: engine, preferredFallbacks: preferredFallbacks(engine))
+        primary: primary, engine: engine, preferredFallbacks: { preferredFallbacks(engine) })
       let line = shaper.shape(FontInfo.sampleText)
       let outline = style.outlineWidth(at: size)
       let width = Int((line.width * size + 2 * outline + Double(height) * 0.4).rounded(.up))
@@ -201,7 +201,7 @@ public struct CaptionRenderer: Sendable {
     let style = CaptionRenderer.style(for: primary)
     let limits = CaptionLayout.sizeLimits(for: rectangle, imageSize: imageSize, style: style)
     let shaper = TextShaper(
-      primary: primary, engine: engine, preferredFallbacks: preferredFallbacks(engine),
+      primary: primary, engine: engine, preferredFallbacks: { preferredFallbacks(engine) },
       rightToLeft: TextShaper.paragraphIsRightToLeft(caption))
     var shaped: [String: ShapedLine] = [:]
     let result = CaptionLayout.fit(

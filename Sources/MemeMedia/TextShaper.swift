@@ -33,15 +33,16 @@ struct TextShaper {
   let primary: FontFace
   let engine: FontEngine
   /// Fonts tried before asking fontconfig (the bundled DejaVu Sans Bold), so that Latin,
-  /// Cyrillic, Greek, Arabic and Hebrew look the same on every machine.
-  var preferredFallbacks: [FontFace] = []
+  /// Cyrillic, Greek, Arabic and Hebrew look the same on every machine; asked for (and so
+  /// opened) only when the primary font lacks a character.
+  var preferredFallbacks: () -> [FontFace] = { [] }
   /// The paragraph direction of the whole caption (`paragraphIsRightToLeft`), so every line of
   /// it is laid out alike; nil: each line's first strong letter decides.
   var rightToLeft: Bool?
 
   /// A text fallback: the first preferred font that has `scalar`, else fontconfig's choice.
   private func textFallback(for scalar: Unicode.Scalar) -> FontFace? {
-    preferredFallbacks.first { $0 !== primary && $0.covers(scalar) }
+    preferredFallbacks().first { $0 !== primary && $0.covers(scalar) }
       ?? engine.fallback(for: scalar, emoji: false)
   }
 
