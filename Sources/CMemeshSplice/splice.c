@@ -1439,8 +1439,6 @@ typedef struct band_plane {
   JSAMPROW lines[32];
   /// Pixels per sample across and down (1 and 1: the samples are the pixels).
   uint32_t across, down;
-  /// Where the crop starts in the rows, in samples.
-  size_t crop;
   /// A subsampled component: `width` pixels of it at full resolution (the row being drawn),
   /// and per sample of the crop the sum of what the captions changed over its pixels (zero
   /// outside `changed_from ..< changed_to`).
@@ -1487,7 +1485,7 @@ static void draw_band_line(const memesh_overlay *overlay, band_plane *planes, in
     uint8_t *rows[3];
     for (int part = 0; part < components; part++) {
       band_plane *plane = &planes[part];
-      uint8_t *samples = plane->lines[line / plane->down] + plane->crop;
+      uint8_t *samples = plane->lines[line / plane->down];
       rows[part] = plane->full != NULL ? plane->full : samples;
       if (plane->full == NULL) continue;
       // Whole samples: pixels outside `from ..< to` stay the sample and change nothing.
@@ -1509,7 +1507,7 @@ static void draw_band_line(const memesh_overlay *overlay, band_plane *planes, in
     for (int part = 0; part < components; part++) {
       band_plane *plane = &planes[part];
       if (plane->full == NULL) continue;
-      const uint8_t *samples = plane->lines[line / plane->down] + plane->crop;
+      const uint8_t *samples = plane->lines[line / plane->down];
       uint32_t first = from / plane->across, end = (to - 1) / plane->across + 1;
       switch (plane->across) {
         case 1: sum_changes(plane->change, plane->full, samples, first, end, 1); break;
@@ -1525,7 +1523,7 @@ static void draw_band_line(const memesh_overlay *overlay, band_plane *planes, in
         plane->changed_from == plane->changed_to) {
       continue;
     }
-    uint8_t *samples = plane->lines[line / plane->down] + plane->crop;
+    uint8_t *samples = plane->lines[line / plane->down];
     int32_t *change = plane->change;
     // The mean, rounded: (total + count / 2) / count as a multiplication (exact: count <= 16,
     // total < 2^12).
@@ -1540,8 +1538,8 @@ static void draw_band_line(const memesh_overlay *overlay, band_plane *planes, in
   }
 }
 
-/// Decodes `jpeg` (a band of the source: its MCU rows as a small JPEG of the source's width and
-/// `source_height` rows) one iMCU row at a time as raw samples (no upsampling, no colour
+/// Decodes `jpeg` (a band of the source: its MCU rows, the crop's columns of them, as a small JPEG
+/// of the crop's width and `source_height` rows) one iMCU row at a time as raw samples (no upsampling, no colour
 /// conversion), draws the captions on the crop's part of each row (meme row `meme_top`
 /// onwards) and encodes the crop's `height` rows again from the same samples
 /// (`configure_band_encoder`) into `*out` (malloc'd by libjpeg's memory destination). Pixels no
@@ -1592,7 +1590,7 @@ static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
   jpeg_start_decompress(&decoder);
   int components = decoder.num_components;
   uint32_t lines = (uint32_t)decoder.max_v_samp_factor * DCTSIZE;
-  bool ok = decoder.output_width == file->width && decoder.output_height == source_height &&
+  bool ok = decoder.output_width == request->crop_width && decoder.output_height == source_height &&
             height <= source_height && components == file->components && lines <= 32;
   if (!ok) snprintf(message, message_size, "a band decoded to an unexpected size");
   if (ok) {
@@ -1623,7 +1621,6 @@ static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
       planes[part].across = (uint32_t)(decoder.max_h_samp_factor / info->h_samp_factor);
       planes[part].down = (uint32_t)(decoder.max_v_samp_factor / info->v_samp_factor);
     }
-    planes[part].crop = request->crop_x / planes[part].across;
     stride[part] = (size_t)info->width_in_blocks * DCTSIZE;
     total += stride[part] * (size_t)info->v_samp_factor * DCTSIZE;
     if (planes[part].across * planes[part].down > 1) total += sums + full;
@@ -1669,7 +1666,7 @@ static bool recode_band(const jpeg_file *file, const uint8_t *jpeg, size_t size,
       for (int part = 0; part < components; part++) {
         int count = encoder.comp_info[part].v_samp_factor * DCTSIZE;
         for (int line = 0; line < count; line++) {
-          rows[part][line] = planes[part].lines[part_line + (uint32_t)line] + planes[part].crop;
+          rows[part][line] = planes[part].lines[part_line + (uint32_t)line];
         }
       }
       jpeg_write_raw_data(&encoder, encoded, encoder_lines);
@@ -1716,8 +1713,8 @@ typedef struct band {
   char message[160];
 } band;
 
-/// Decodes the source's MCU rows of `part` (a small JPEG of just those rows: the source's
-/// tables, their bits, DC prediction from zero), draws the captions on them and encodes them
+/// Decodes the source's MCU rows of `part` (a small JPEG of just the crop's part of those rows:
+/// the source's tables, their bits, DC prediction from zero), draws the captions on them and encodes them
 /// with the source's sampling and quantization tables into `part->encoded`.
 static void make_band(const splice_job *job, band *part) {
   const jpeg_file *file = job->file;
@@ -1737,12 +1734,13 @@ static void make_band(const splice_job *job, band *part) {
   }
   bit_writer small = {0};
   int32_t small_predictor[3] = {0, 0, 0};
-  if (!write_headers(&small, file, file->width, source_height, false, NULL, 0)) {
+  if (!write_headers(&small, file, request->crop_width, source_height, false, NULL, 0)) {
     part->refusal = MEMESH_SPLICE_FAILED;
     goto done;
   }
   for (uint32_t at = row; at < end && part->refusal == MEMESH_SPLICE_OK; at++) {
-    part->refusal = copy_mcus(file, job->index, at, 0, file->mcus_across, &small, small_predictor);
+    part->refusal = copy_mcus(file, job->index, at, job->first_column, job->end_column, &small,
+                              small_predictor);
   }
   if (part->refusal != MEMESH_SPLICE_OK) goto done;
   flush_bits(&small);
@@ -1827,6 +1825,30 @@ static memesh_splice_refusal write_band(const splice_job *job, band *part, bit_w
   scan_index_free(&index);
   free(encoded);
   return refusal;
+}
+
+/// Splits `bands[0 ..< count]` (in row order, room for one per row) so that two threads share
+/// them evenly: while there is an odd number of them, or one holds more than half of all the rows,
+/// the largest is cut in two. A lone caption's rows then take both threads, and a band twice
+/// another's does not leave one thread idle. The rows come out the same either way: each row is
+/// coded on its own, after its restart marker. Returns the new count.
+static uint32_t balance_bands(band *bands, uint32_t count) {
+  uint32_t total = 0;
+  for (uint32_t at = 0; at < count; at++) total += bands[at].end - bands[at].row;
+  while (count > 0 && count < total) {
+    uint32_t largest = 0;
+    for (uint32_t at = 1; at < count; at++) {
+      if (bands[at].end - bands[at].row > bands[largest].end - bands[largest].row) largest = at;
+    }
+    uint32_t size = bands[largest].end - bands[largest].row;
+    if (size < 2 || (count % 2 == 0 && size * 2 <= total)) break;
+    memmove(&bands[largest + 2], &bands[largest + 1], (count - largest - 1) * sizeof *bands);
+    uint32_t middle = bands[largest].row + size / 2;
+    bands[largest + 1] = (band){.row = middle, .end = bands[largest].end};
+    bands[largest].end = middle;
+    count++;
+  }
+  return count;
 }
 
 /// The bands still to make, shared by the threads that make them.
@@ -2017,6 +2039,7 @@ memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
       bands[band_count++] = (band){.row = row, .end = row + 1};
     }
   }
+  band_count = balance_bands(bands, band_count);
   uint64_t band_started = now_ns();
   band_queue queue = {&job, bands, band_count, 0};
   pthread_t helper;

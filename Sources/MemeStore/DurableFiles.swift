@@ -102,6 +102,28 @@ final class DurableFiles: @unchecked Sendable {
     }
   }
 
+  /// The first half of `write`: `data` written and flushed under a temporary name beside
+  /// `path`, returned with the file for `moveIntoPlace`. Nothing is left behind on failure.
+  func writeTemporary(_ data: Data, to path: String) throws -> (AtomicFile, String) {
+    do {
+      let (folder, name) = try locate(path, .write)
+      let file = AtomicFile(name, in: folder, operations: operations)
+      return (file, try file.writeTemporary(data))
+    } catch {
+      throw StoreError.system(error)
+    }
+  }
+
+  /// The second half: the temporary file renamed over `path` (removed on failure) and the
+  /// folder flushed.
+  func moveIntoPlace(_ temporary: String, _ file: AtomicFile) throws {
+    do {
+      try file.moveIntoPlace(temporary)
+    } catch {
+      throw StoreError.system(error)
+    }
+  }
+
   /// Writes several new files, each atomically as `write` does (temporary file, fsync, rename),
   /// with their fsyncs overlapped: every temporary file is created first, then all are fsynced
   /// at once, each on a thread of its own, then each is renamed, so every file is whole on disk

@@ -16,8 +16,9 @@ extension MemeStore {
   ///
   /// What must be on disk before the meme's folder takes its id is flushed at once: the meme's
   /// files, the original linked from the draft's copy (on a thread of its own) and, in a store
-  /// without an index yet, the empty index (on another). Each fsync waits for a journal commit;
-  /// made together, they share one.
+  /// without an index yet, the empty index (on another), and the index that names the meme
+  /// under a temporary name (on a third); then the folder. Each fsync waits for a journal
+  /// commit; made together, they share one.
   public func add(_ meme: NewMeme) throws -> Meme {
     try withWriteLock { loaded in
       var index = loaded.index
@@ -60,7 +61,14 @@ extension MemeStore {
         height: meme.height, format: meme.format, sourceName: meme.sourceName,
         originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
         memeFile: memeName, thumbnailFile: thumbnailName)
+      // The index naming the meme is written and flushed beside the index while the meme's
+      // files are; it is moved into place only once the folder has its id.
+      index.memes.append(added)
+      index.nextID = id + 1
+      let next = index
+      let preparing = Concurrently { [self] in try prepareCommit(next, replacing: loaded) }
       var renamed = false
+      var prepared: PreparedIndex?
       do {
         var original: Concurrently<[(data: Data, path: String)]>?
         let previous: LoadedIndex
@@ -79,24 +87,28 @@ extension MemeStore {
           }
           try files.synchronizeDirectory(building)
           previous = try firstIndex?.result() ?? loaded
+          prepared = try preparing.result()
         } catch {
-          // Both threads are done before the folder goes, and the empty index is settled.
+          // Every thread is done before the folder goes, and the empty index is settled.
           _ = try? original?.result()
           _ = try? firstIndex?.result()
+          if let written = try? preparing.result() { written.file.discard(written.temporary) }
           throw error
         }
         try files.rename(building, to: folder)
         renamed = true
         try files.synchronizeDirectory(directory.path)
-        index.memes.append(added)
-        index.nextID = id + 1
-        try commit(index, replacing: previous)
+        if let ready = prepared {
+          prepared = nil
+          try commit(ready, replacing: previous)
+        }
         return added
       } catch let failure as CommitFailure {
         // The folder is this call's own; with the index not naming it, it goes.
         if !failure.landed { files.removeQuietly(renamed ? folder : building) }
         throw failure.error
       } catch {
+        if let prepared { prepared.file.discard(prepared.temporary) }
         files.removeQuietly(renamed ? folder : building)
         throw error
       }
@@ -282,6 +294,23 @@ extension MemeStore {
   /// (`keepOlderIndex`).
   @discardableResult
   func commit(_ index: StoreIndex, replacing previous: LoadedIndex) throws -> LoadedIndex {
+    try commit(prepareCommit(index, replacing: previous), replacing: previous)
+  }
+
+  /// An index written and flushed under a temporary name beside the index, not yet in place.
+  struct PreparedIndex: Sendable {
+    var index: StoreIndex
+    var xml: Data
+    var file: AtomicFile
+    var temporary: String
+  }
+
+  /// The first half of `commit`: the index encoded in the current schema (an older one's file
+  /// kept first), written and flushed under a temporary name. Throws a `CommitFailure`, never
+  /// landed; leaves no temporary file behind.
+  func prepareCommit(_ index: StoreIndex, replacing previous: LoadedIndex) throws
+    -> PreparedIndex
+  {
     var index = index
     index.version = StoreIndex.currentVersion
     if let older = previous.xml, previous.index.version < StoreIndex.currentVersion {
@@ -302,7 +331,20 @@ extension MemeStore {
         landed: false)
     }
     do {
-      try files.write(xml, to: indexPath)
+      let (file, temporary) = try files.writeTemporary(xml, to: indexPath)
+      return PreparedIndex(index: index, xml: xml, file: file, temporary: temporary)
+    } catch {
+      throw CommitFailure(error: error, landed: false)
+    }
+  }
+
+  /// The second half: moves `prepared` into place and flushes the folder; if that fails after
+  /// the rename (a failed directory fsync), puts `previous` back. Returns the index now on disk.
+  @discardableResult
+  func commit(_ prepared: PreparedIndex, replacing previous: LoadedIndex) throws -> LoadedIndex {
+    let (index, xml) = (prepared.index, prepared.xml)
+    do {
+      try files.moveIntoPlace(prepared.temporary, prepared.file)
     } catch {
       var landed = false
       if (try? Data(contentsOf: URL(fileURLWithPath: indexPath))) == xml {

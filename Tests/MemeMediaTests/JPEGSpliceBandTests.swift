@@ -56,19 +56,18 @@ import Testing
   /// The spliced meme, the meme drawn on the decoded photo, that drawing encoded whole as memesh
   /// encodes a meme it cannot splice, and the decoded photo, all as RGBA (a grey JPEG's drawing
   /// in grey, as a grey JPEG shows it).
-  func memes(_ sampling: Sampling) throws -> (
+  func memes(_ sampling: Sampling, crop: Crop) throws -> (
     spliced: RGBAImage, drawn: RGBAImage, whole: RGBAImage, photo: RGBAImage
   ) {
     let source = try Self.photoJPEG(sampling)
     let decoded = try ImageCodec.decode(source, name: "photo.jpg")
     let picture = MemeRenderer.sourcePicture(path: "photo.jpg", bytes: source, decoded: decoded)
-    let recipe = MemeRecipe(font: "Anton", boxes: Self.boxes)
+    let recipe = MemeRecipe(font: "Anton", crop: crop, boxes: Self.boxes)
     let output = try renderer.render(EditorState(picture: picture, recipe: recipe), format: .jpeg)
     #expect(output.report.explanation.contains("spliced"), "\(output.report.explanation)")
     let spliced = try ImageCodec.decode(output.data, name: "meme.jpg").image
-    var drawn = try renderer.captions.render(
-      onto: decoded.image, boxes: Self.boxes, font: "Anton"
-    ).image
+    let photo = try ImageOps.crop(decoded.image, crop)
+    var drawn = try renderer.captions.render(onto: photo, boxes: Self.boxes, font: "Anton").image
     if sampling == .grey {
       for at in stride(from: 0, to: drawn.pixels.count, by: 4) {
         let grey = Self.grey(drawn.pixels[at..<at + 3].map { Int($0) })
@@ -78,7 +77,7 @@ import Testing
     let whole = try ImageCodec.decode(
       ImageCodec.encode(drawn, as: .jpeg, settings: EncodeSettings()), name: "whole.jpg"
     ).image
-    return (spliced, drawn, whole, decoded.image)
+    return (spliced, drawn, whole, photo)
   }
 
   /// JFIF's luma of R, G, B.
@@ -106,9 +105,16 @@ import Testing
     return count == 0 ? .infinity : 10 * log10(255 * 255 / max(error / Double(count), 1e-12))
   }
 
-  @Test(arguments: Sampling.allCases)
-  func captionsComeOutInTheColoursAsked(sampling: Sampling) throws {
-    let (spliced, drawn, whole, photo) = try memes(sampling)
+  /// Every sampling whole, and a crop (on MCU boundaries) of a subsampled and a full one.
+  static let cases: [(Sampling, Crop)] =
+    Sampling.allCases.map { ($0, Crop.off) } + [
+      (.s420, .rect(PixelRect(x: 48, y: 32, width: 737, height: 561))),
+      (.s444, .rect(PixelRect(x: 8, y: 8, width: 785, height: 590))),
+    ]
+
+  @Test(arguments: cases)
+  func captionsComeOutInTheColoursAsked(sampling: Sampling, crop: Crop) throws {
+    let (spliced, drawn, whole, photo) = try memes(sampling, crop: crop)
     let caption = { (x: Int, y: Int) in Self.pixel(drawn, x, y) != Self.pixel(photo, x, y) }
     // Over every caption pixel, edges included, the splice is as close to the drawing as the
     // whole encode memesh would otherwise make.
@@ -140,9 +146,9 @@ import Testing
     }
   }
 
-  @Test(arguments: Sampling.allCases)
-  func thePhotoBetweenTheLettersKeepsItsPixels(sampling: Sampling) throws {
-    let (spliced, drawn, _, photo) = try memes(sampling)
+  @Test(arguments: cases)
+  func thePhotoBetweenTheLettersKeepsItsPixels(sampling: Sampling, crop: Crop) throws {
+    let (spliced, drawn, _, photo) = try memes(sampling, crop: crop)
     let (h, v) = sampling.factors
     let (mcuWidth, mcuHeight) = (8 * h, 8 * v)
     let across = (photo.width + mcuWidth - 1) / mcuWidth
@@ -160,10 +166,14 @@ import Testing
     // The MCUs of the re-encoded rows that hold no caption pixel went through one inverse and
     // one forward DCT: next to no change (a colour round trip with chroma resampling costs a
     // subsampled photo 15 dB and more there; a whole encode about 40). An MCU next to a caption
-    // shares chroma with it in the decoder's upsampling: left out.
+    // shares chroma with it in the decoder's upsampling: left out, as are the MCUs on a crop's
+    // edges (the photo's decoder saw the neighbours the crop cut off).
     let apart = { (x: Int, y: Int) -> Bool in
       let (column, row) = (x / mcuWidth, y / mcuHeight)
       guard rowsWithCaptions.contains(row) else { return false }
+      if crop != .off && (column == 0 || row == 0 || column == across - 1 || row == down - 1) {
+        return false
+      }
       for r in max(0, row - 1)...min(down - 1, row + 1) {
         for c in max(0, column - 1)...min(across - 1, column + 1) where captioned[r * across + c] {
           return false
