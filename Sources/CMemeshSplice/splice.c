@@ -46,7 +46,8 @@ typedef struct huffman_table {
 /// value bits) as the pattern holds, read in order, stopping after an end of block, before a
 /// symbol with more than 10 value bits, and before the coefficients would pass 64 (the reader
 /// takes a group only when it stays inside the block, and reads codes one by one otherwise).
-static void huffman_build_groups(huffman_table *table) {
+/// Made only for a scan about to be indexed (build_index), from a table huffman_build accepted.
+static void huffman_build_groups(const huffman_table *table) {
   enum { patterns = 1 << GROUP_BITS, mask = patterns - 1 };
   // One symbol per pattern first: length with value bits, coefficients, end of block.
   uint16_t single[patterns];
@@ -87,9 +88,8 @@ static void huffman_build_groups(huffman_table *table) {
   }
 }
 
-/// Builds the canonical codes of a DHT table (and the group table of an AC one); false when
-/// they overflow (as libjpeg refuses).
-static bool huffman_build(huffman_table *table, bool ac) {
+/// Builds the canonical codes of a DHT table; false when they overflow (as libjpeg refuses).
+static bool huffman_build(huffman_table *table) {
   memset(table->lookahead, 0, sizeof table->lookahead);
   memset(table->length, 0, sizeof table->length);
   int32_t code = 0;
@@ -119,7 +119,6 @@ static bool huffman_build(huffman_table *table, bool ac) {
     code <<= 1;
   }
   table->max_code[17] = 0x7fffffff;
-  if (ac) huffman_build_groups(table);
   return true;
 }
 
@@ -415,7 +414,7 @@ static memesh_splice_refusal read_dht(jpeg_file *file, const uint8_t *body, size
     memcpy(table->values, body + at, (size_t)total);
     table->value_count = total;
     at += (size_t)total;
-    if (!huffman_build(table, class == 1)) return MEMESH_SPLICE_DAMAGED;
+    if (!huffman_build(table)) return MEMESH_SPLICE_DAMAGED;
     table->defined = true;
   }
   return MEMESH_SPLICE_OK;
@@ -1104,6 +1103,14 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
   if (refusal != MEMESH_SPLICE_OK) return refusal;
   // Bit offsets are kept in 32 bits.
   if (index->bit_count >= UINT32_MAX) return MEMESH_SPLICE_TOO_LARGE;
+  // The group lookups of the AC tables the scan uses (headers read to plan a splice or to
+  // check a band need none).
+  bool grouped[4] = {false, false, false, false};
+  for (int part = 0; part < file->components; part++) {
+    int slot = file->component[part].ac;
+    if (!grouped[slot]) huffman_build_groups(&file->ac[slot]);
+    grouped[slot] = true;
+  }
   size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
   // Each block takes at least two bits (a DC code and an end of block): a header promising
   // more blocks than the data can hold is refused before anything is allocated for them.

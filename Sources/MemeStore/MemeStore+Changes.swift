@@ -16,9 +16,9 @@ extension MemeStore {
   ///
   /// What must be on disk before the meme's folder takes its id is flushed at once: the meme's
   /// files, the original linked from the draft's copy (on a thread of its own) and, in a store
-  /// without an index yet, the empty index (on another); then the folder, while the index that
-  /// names the meme is written under a temporary name. Each fsync waits for a journal commit;
-  /// made together, they share one.
+  /// without an index yet, the empty index (on another), and the index that names the meme
+  /// under a temporary name (on a third); then the folder. Each fsync waits for a journal
+  /// commit; made together, they share one.
   public func add(_ meme: NewMeme) throws -> Meme {
     try withWriteLock { loaded in
       var index = loaded.index
@@ -61,11 +61,16 @@ extension MemeStore {
         height: meme.height, format: meme.format, sourceName: meme.sourceName,
         originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
         memeFile: memeName, thumbnailFile: thumbnailName)
+      // The index naming the meme is written and flushed beside the index while the meme's
+      // files are; it is moved into place only once the folder has its id.
+      index.memes.append(added)
+      index.nextID = id + 1
+      let next = index
+      let preparing = Concurrently { [self] in try prepareCommit(next, replacing: loaded) }
       var renamed = false
       var prepared: PreparedIndex?
       do {
         var original: Concurrently<[(data: Data, path: String)]>?
-        var preparing: Concurrently<PreparedIndex>?
         let previous: LoadedIndex
         do {
           try files.makeDirectory(building)
@@ -80,20 +85,14 @@ extension MemeStore {
           if let unlinked = try original?.result(), !unlinked.isEmpty {
             try files.write(together: unlinked)
           }
-          // The index naming the meme is written and flushed beside the index while the folder
-          // is flushed; it is moved into place only once the folder has its id.
-          index.memes.append(added)
-          index.nextID = id + 1
-          let next = index
-          preparing = Concurrently { [self] in try prepareCommit(next, replacing: loaded) }
           try files.synchronizeDirectory(building)
           previous = try firstIndex?.result() ?? loaded
-          prepared = try preparing?.result()
+          prepared = try preparing.result()
         } catch {
           // Every thread is done before the folder goes, and the empty index is settled.
           _ = try? original?.result()
           _ = try? firstIndex?.result()
-          if let written = try? preparing?.result() { written.file.discard(written.temporary) }
+          if let written = try? preparing.result() { written.file.discard(written.temporary) }
           throw error
         }
         try files.rename(building, to: folder)
