@@ -83,13 +83,20 @@ func timeStore(_ spliced: JPEGSplice.Spliced, original: Data, size: PixelSize, s
   let handle = try FileHandle(forWritingTo: copy)
   try handle.synchronize()
   try handle.close()
-  let thumbnail = try spliced.preview.map { try ImageCodec.encode($0, as: .png) } ?? Data()
+  // The thumbnail as share makes it: the DC picture reduced to fit 256 × 256, as PNG.
+  let side = MemeRenderer.thumbnailDimension
+  let thumbnail =
+    try spliced.preview.map {
+      try ImageCodec.encode(ImageOps.scaled($0, toFit: side, side), as: .png)
+    } ?? Data()
   let meme = NewMeme(
     recipe: MemeRecipe(top: "top", bottom: "bottom"), format: .jpeg, width: size.width,
     height: size.height, sourceName: "photo.jpg", originalSHA256: sha256, original: original,
     rendered: spliced.jpeg, thumbnail: thumbnail, originalFile: copy.path)
+  // Opened first, as memesh opens its store at start-up.
+  let store = try MemeStore(directory: home.appendingPathComponent("memes"))
   let started = DispatchTime.now().uptimeNanoseconds
-  _ = try MemeStore(directory: home.appendingPathComponent("memes")).add(meme)
+  _ = try store.add(meme)
   return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
 }
 try last.write(to: URL(fileURLWithPath: arguments[1]))
