@@ -1,7 +1,7 @@
 import CMemeshCodec
-import Dispatch
 import Foundation
 import MemeCore
+import MemeSystem
 
 extension MemeRenderer {
   /// A JPEG meme of a JPEG photo spliced into the photo's own coded data (`JPEGSplice`): the
@@ -144,7 +144,7 @@ extension MemeRenderer {
     guard ImageCodec.sniff(bytes) == .jpeg, case .success(let plan) = JPEGSplice.plan(bytes, crop: .off),
       plan.size.width * plan.size.height <= limits.maxPixels
     else { return nil }
-    let hashing = HashTask(bytes)
+    let hashing = Concurrently { Checksum.sha256(bytes) }
     let opened = JPEGSplice.Source.open(bytes, maxPixels: limits.maxPixels)
     let sha256 = hashing.result()
     JPEGSplice.remember(opened, sha256: sha256)
@@ -159,25 +159,6 @@ extension MemeRenderer {
         proxy: reduced(decoded.image, toFit: ImageFile.proxyDimension, isOpaque: true, threads: 2))
     }
     return (picture, LoadedFacts(warnings: [], recipe: plan.recipe, orientation: 1))
-  }
-}
-
-/// A SHA-256 computed on a thread of its own.
-private final class HashTask: @unchecked Sendable {
-  private let done = DispatchSemaphore(value: 0)
-  private var digest = ""
-
-  init(_ bytes: Data) {
-    Thread { [self] in
-      digest = Checksum.sha256(bytes)
-      done.signal()
-    }.start()
-  }
-
-  /// Waits for the digest.
-  func result() -> String {
-    done.wait()
-    return digest
   }
 }
 

@@ -70,7 +70,7 @@ extension MemeStore {
       var renamed = false
       var prepared: PreparedIndex?
       do {
-        var original: Concurrently<[(data: Data, path: String)]>?
+        var original: Concurrently<[(data: Data, path: String)], Never>?
         let previous: LoadedIndex
         do {
           try files.makeDirectory(building)
@@ -82,7 +82,7 @@ extension MemeStore {
               (meme.rendered, inside(memeName)), (meme.thumbnail, inside(thumbnailName)),
               (try Self.encodeRecord(added), inside(Self.recordName)),
             ])
-          if let unlinked = try original?.result(), !unlinked.isEmpty {
+          if let unlinked = original?.result(), !unlinked.isEmpty {
             try files.write(together: unlinked)
           }
           try files.synchronizeDirectory(building)
@@ -90,7 +90,7 @@ extension MemeStore {
           prepared = try preparing.result()
         } catch {
           // Every thread is done before the folder goes, and the empty index is settled.
-          _ = try? original?.result()
+          _ = original?.result()
           _ = try? firstIndex?.result()
           if let written = try? preparing.result() { written.file.discard(written.temporary) }
           throw error
