@@ -17,6 +17,10 @@ public struct CaptionRenderer: Sendable {
     self.catalog = catalog
   }
 
+  /// Opens the text libraries (`FontEngine`) on a thread of its own while the caller goes on
+  /// (see `FontEngine.prepare`).
+  public static func prepare() { FontEngine.prepare() }
+
   /// MemeMe's two captions as boxes: `top` in the top band, `bottom` in the bottom band.
   public static func boxes(top: String, bottom: String) -> [TextBox] {
     [TextBox(text: top, placement: .top), TextBox(text: bottom, placement: .bottom)]
