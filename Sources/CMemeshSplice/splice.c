@@ -710,35 +710,44 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
 /// of codes with their value bits per lookup (`huffman_table.group`) while they stay inside the
 /// block, one code at a time otherwise. `*used` bits of `*window` (loaded at `*at`) are read.
 /// False for a code the table lacks, more than 10 value bits or a run past the 64th coefficient.
-static inline bool skip_ac(const scan_bits *scan, const huffman_table *ac, uint64_t *at,
-                           uint64_t *window, bool *clean, int *used) {
+/// Always inlined, as skip_block is: the cursor then stays in registers from block to block.
+static inline __attribute__((always_inline)) bool skip_ac(const scan_bits *scan,
+                                                          const huffman_table *ac, uint64_t *at,
+                                                          uint64_t *window, bool *clean,
+                                                          int *used) {
+  const uint16_t *group = ac->group;
   uint64_t bits = *window;
   int consumed = *used;
-  for (int k = 1; k < 64;) {
-    // The window holds 57 bits or more: a group's GROUP_BITS, or one code with its value bits
-    // (at most 27), must be among them.
-    if (consumed > 57 - GROUP_BITS) {
+  int k = 1;
+  for (;;) {
+    // The window holds 57 bits or more: three groups of GROUP_BITS each fit in what is left
+    // unread, so they are looked up without checking in between.
+    if (consumed > 57 - 3 * GROUP_BITS) {
       *at = advance(scan, *at, (unsigned)consumed, *clean);
       bits = load_window(scan, *at, clean);
       consumed = 0;
     }
-    uint64_t ahead = bits << consumed;
-    uint16_t entry = ac->group[ahead >> (64 - GROUP_BITS)];
-    int after = k + GROUP_COEFFICIENTS(entry);
-    if (entry != 0 && after <= ((entry & GROUP_END) ? 63 : 64)) {
+    for (int step = 0; step < 3; step++) {
+      uint16_t entry = group[(bits << consumed) >> (64 - GROUP_BITS)];
+      int after = k + GROUP_COEFFICIENTS(entry);
+      // A group stays inside the block (an end of block only before the 64th coefficient);
+      // every group but a lone end of block covers a coefficient, so at k = 64 none is taken.
+      if (entry == 0 || after > ((entry & GROUP_END) ? 63 : 64)) goto single;
       consumed += GROUP_LENGTH(entry);
-      if (entry & GROUP_END) break;
+      if (entry & GROUP_END) goto done;
       k = after;
-      continue;
     }
+    continue;
+  single:
+    if (k >= 64) break;
+    // One code with its value bits (at most 27 bits).
     if (consumed > 30) {
       *at = advance(scan, *at, (unsigned)consumed, *clean);
       bits = load_window(scan, *at, clean);
       consumed = 0;
-      ahead = bits;
     }
     int length;
-    int symbol = huffman_symbol(ac, (uint32_t)(ahead >> 32), &length);
+    int symbol = huffman_symbol(ac, (uint32_t)((bits << consumed) >> 32), &length);
     if (symbol < 0 || (symbol & 15) > 10) return false;
     consumed += length + (symbol & 15);
     if ((symbol & 15) == 0) {
@@ -748,14 +757,17 @@ static inline bool skip_ac(const scan_bits *scan, const huffman_table *ac, uint6
       k += (symbol >> 4) + 1;
     }
     if (k > 64) return false;
+    if (k == 64) break;
   }
+done:
   *window = bits;
   *used = consumed;
   return true;
 }
 
 /// Where indexing is in the data between blocks: `used` bits of `window` (loaded at `at`,
-/// `clean` as load_window said) are read. Blocks of an MCU are read from one window.
+/// `clean` as load_window said) are read. One cursor reads on from block to block and from MCU
+/// to MCU: a window is loaded again only when its bits run low, not at every MCU.
 typedef struct bit_cursor {
   uint64_t at, window;
   int used;
@@ -782,8 +794,12 @@ static inline bool cursor_past(const scan_bits *scan, const bit_cursor *cursor, 
 /// Reads one block's codes when only where it ends and its DC value matter (indexing). False
 /// for a code the tables lack, a run past the 64th coefficient, more than 10 value bits or
 /// (with `check_range`) a DC out of range.
-static inline bool skip_block(const scan_bits *scan, bit_cursor *cursor, const huffman_table *dc,
-                              const huffman_table *ac, int32_t *predictor, bool check_range) {
+static inline __attribute__((always_inline)) bool skip_block(const scan_bits *scan,
+                                                             bit_cursor *cursor,
+                                                             const huffman_table *dc,
+                                                             const huffman_table *ac,
+                                                             int32_t *predictor,
+                                                             bool check_range) {
   if (cursor->used > 30) {
     cursor_open(scan, cursor, cursor_position(scan, cursor));
   }
@@ -874,29 +890,26 @@ static void predictors_before(const jpeg_file *file, const scan_index *index, si
   }
 }
 
-/// Records where MCU (`x`, `y`) starts, then reads its blocks, keeping each block's DC value.
-/// False when its coded data does not add up.
+/// Records where MCU (`x`, `y`) starts (the cursor's position), then reads its blocks with the
+/// cursor, keeping each block's DC value. False when its coded data does not add up.
 static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mcu, uint32_t x,
-                             uint32_t y, uint64_t *position, int32_t predictor[3]) {
-  index->mcu_offset[mcu] = (uint32_t)*position;
+                             uint32_t y, bit_cursor *cursor, int32_t predictor[3]) {
   scan_bits scan = scan_of(index);
-  bit_cursor cursor;
-  cursor_open(&scan, &cursor, *position);
+  index->mcu_offset[mcu] = (uint32_t)cursor_position(&scan, cursor);
   for (int part = 0; part < file->components; part++) {
     const component *c = &file->component[part];
     int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
     for (int v = 0; v < down; v++) {
       for (int h = 0; h < across; h++) {
-        if (!skip_block(&scan, &cursor, &file->dc[c->dc], &file->ac[c->ac], &predictor[part],
+        if (!skip_block(&scan, cursor, &file->dc[c->dc], &file->ac[c->ac], &predictor[part],
                         true) ||
-            cursor_past(&scan, &cursor, index->bit_count)) {
+            cursor_past(&scan, cursor, index->bit_count)) {
           return false;
         }
         index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
       }
     }
   }
-  *position = cursor_position(&scan, &cursor);
   return true;
 }
 
@@ -938,7 +951,10 @@ static void *index_tail(void *argument) {
   uint64_t position = tail->start;
   int32_t predictor[3] = {0, 0, 0};
   size_t count = 0;
+  bit_cursor cursor;
+  cursor_open(&tail->scan, &cursor, position);
   while (!__atomic_load_n(&tail->stop, __ATOMIC_RELAXED)) {
+    position = cursor_position(&tail->scan, &cursor);
     uint64_t mcu_start = position;
     tail->offset[count] = position;
     memcpy(&tail->predictor[count * 3], predictor, sizeof predictor);
@@ -949,8 +965,6 @@ static void *index_tail(void *argument) {
     if (count + 1 == tail->capacity) break;  // more MCUs than the frame has
     bool whole = true;
     int32_t *dc = &tail->dc[count * (size_t)file->blocks_per_mcu];
-    bit_cursor cursor;
-    cursor_open(&tail->scan, &cursor, position);
     for (int part = 0; part < file->components && whole; part++) {
       const component *c = &file->component[part];
       int blocks = file->components == 1 ? 1 : c->h * c->v;
@@ -965,11 +979,10 @@ static void *index_tail(void *argument) {
       }
     }
     if (whole) {
-      position = cursor_position(&tail->scan, &cursor);
       count++;
     } else {
       // Not on the blocks yet (or damaged data): a new run one bit further on.
-      position = advance_slow(&tail->scan, mcu_start, 1);
+      cursor_open(&tail->scan, &cursor, advance_slow(&tail->scan, mcu_start, 1));
       count = 0;
       predictor[0] = predictor[1] = predictor[2] = 0;
     }
@@ -1035,23 +1048,27 @@ static void *index_restart_range(void *argument) {
   restart_range *range = argument;
   const jpeg_file *file = range->file;
   scan_index *index = range->index;
-  uint64_t position = range->position;
+  scan_bits scan = scan_of(index);
+  bit_cursor cursor;
+  cursor_open(&scan, &cursor, range->position);
   int32_t predictor[3] = {0, 0, 0};
   range->refusal = MEMESH_SPLICE_DAMAGED;
   for (size_t mcu = range->first; mcu < range->end; mcu++) {
     if (mcu > range->first && mcu % file->restart_interval == 0) {
       // The interval ended: only its padding may be left before the next one's first byte.
       if (range->restarts == index->segment_count) return NULL;
-      scan_bits scan = scan_of(index);
-      if (!ends_before(&scan, position, index->segment_end[range->restarts])) return NULL;
-      position = (uint64_t)index->segment[range->restarts++] * 8;
+      if (!ends_before(&scan, cursor_position(&scan, &cursor),
+                       index->segment_end[range->restarts])) {
+        return NULL;
+      }
+      cursor_open(&scan, &cursor, (uint64_t)index->segment[range->restarts++] * 8);
       predictor[0] = predictor[1] = predictor[2] = 0;
     }
     uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    if (!index_mcu(file, index, mcu, x, y, &position, predictor)) return NULL;
-    if (x + 1 == file->mcus_across) index->row_end[y] = position;
+    if (!index_mcu(file, index, mcu, x, y, &cursor, predictor)) return NULL;
+    if (x + 1 == file->mcus_across) index->row_end[y] = cursor_position(&scan, &cursor);
   }
-  range->position = position;
+  range->position = cursor_position(&scan, &cursor);
   range->refusal = MEMESH_SPLICE_OK;
   return NULL;
 }
@@ -1136,6 +1153,8 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
     return ends_before(&scan, end.position, scan.end) ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
   }
   scan_bits scan = scan_of(index);
+  bit_cursor reader;
+  cursor_open(&scan, &reader, 0);
   uint64_t position = 0;
   int32_t predictor[3] = {0, 0, 0};
   size_t mcu = 0;
@@ -1154,6 +1173,7 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
   }
   for (uint32_t y = 0; y < file->mcu_rows && refusal == MEMESH_SPLICE_OK && !adopted; y++) {
     for (uint32_t x = 0; x < file->mcus_across; x++, mcu++) {
+      position = cursor_position(&scan, &reader);
       if (watching && wait_for_tail && position >= tail.start && helped) {
         pthread_join(helper, NULL);
         helped = false;
@@ -1178,7 +1198,7 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
           }
         }
       }
-      if (!index_mcu(file, index, mcu, x, y, &position, predictor)) {
+      if (!index_mcu(file, index, mcu, x, y, &reader, predictor)) {
         refusal = MEMESH_SPLICE_DAMAGED;
         goto scanned;
       }
@@ -1193,7 +1213,10 @@ scanned:
   free(tail.predictor);
   free(tail.dc);
   if (refusal != MEMESH_SPLICE_OK) return refusal;
-  if (!adopted) index->mcu_offset[mcu] = (uint32_t)position;
+  if (!adopted) {
+    position = cursor_position(&scan, &reader);
+    index->mcu_offset[mcu] = (uint32_t)position;
+  }
   // Without restarts a row ends where the next begins.
   for (uint32_t y = 0; y < file->mcu_rows; y++) {
     index->row_end[y] = index->mcu_offset[(size_t)(y + 1) * file->mcus_across];
