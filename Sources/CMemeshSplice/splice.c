@@ -1868,21 +1868,14 @@ static void *band_worker(void *argument) {
   }
 }
 
-/// The crop at 1/8 scale from each block's DC value (a block's mean is DC × Q₀ / 8 + 128): one
-/// pixel per 8×8 pixels of the crop, each component's block found through per-column and
-/// per-row tables (no division per pixel), converted from YCbCr with integer arithmetic.
-static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
-                           const memesh_splice_request *request, uint32_t *width,
-                           uint32_t *height) {
-  *width = (request->crop_width + 7) / 8;
-  *height = (request->crop_height + 7) / 8;
-  uint8_t *pixels = malloc((size_t)*width * *height * 4);
-  uint32_t *columns = malloc((size_t)*width * 3 * sizeof *columns);
-  if (pixels == NULL || columns == NULL) {
-    free(pixels);
-    free(columns);
-    return NULL;
-  }
+/// The crop `x, y, width × height` at 1/8 scale from each block's DC value (a block's mean is
+/// DC × Q₀ / 8 + 128) into `pixels`: one pixel per 8×8 pixels of the crop, each component's
+/// block found through per-column and per-row tables (no division per pixel), converted from
+/// YCbCr with integer arithmetic. False when out of memory.
+static bool dc_preview(const jpeg_file *file, const scan_index *index, uint32_t crop_x,
+                       uint32_t crop_y, uint32_t width, uint32_t height, uint8_t *pixels) {
+  uint32_t *columns = malloc((size_t)width * 3 * sizeof *columns);
+  if (columns == NULL) return false;
   int64_t scale[3];  // Q₀ / 8 in 1/256ths
   size_t across[3], down[3];
   for (int part = 0; part < file->components; part++) {
@@ -1890,23 +1883,23 @@ static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
     scale[part] = file->quant[c->quant][0] * 32;
     across[part] = (size_t)file->mcus_across * (file->components == 1 ? 1 : c->h);
     down[part] = (size_t)file->mcu_rows * (file->components == 1 ? 1 : c->v);
-    for (uint32_t x = 0; x < *width; x++) {
-      size_t px = request->crop_x + (size_t)x * 8;
+    for (uint32_t x = 0; x < width; x++) {
+      size_t px = crop_x + (size_t)x * 8;
       size_t bx = file->components == 1 ? px / 8 : px * c->h / (size_t)file->h_max / 8;
       columns[(size_t)x * 3 + (size_t)part] = (uint32_t)(bx < across[part] ? bx : across[part] - 1);
     }
   }
-  for (uint32_t y = 0; y < *height; y++) {
+  for (uint32_t y = 0; y < height; y++) {
     const int16_t *row[3] = {NULL, NULL, NULL};
-    size_t py = request->crop_y + (size_t)y * 8;
+    size_t py = crop_y + (size_t)y * 8;
     for (int part = 0; part < file->components; part++) {
       const component *c = &file->component[part];
       size_t by = file->components == 1 ? py / 8 : py * c->v / (size_t)file->v_max / 8;
       if (by >= down[part]) by = down[part] - 1;
       row[part] = index->dc[part] + by * across[part];
     }
-    uint8_t *out = pixels + (size_t)y * *width * 4;
-    for (uint32_t x = 0; x < *width; x++, out += 4) {
+    uint8_t *out = pixels + (size_t)y * width * 4;
+    for (uint32_t x = 0; x < width; x++, out += 4) {
       // Luma and chroma offsets in 1/256ths, then the JFIF conversion in 1/65536ths.
       // 64 bits: a 16-bit quantization table's Q₀ times a DC near its limit overflows 32.
       int64_t luma = (int64_t)row[0][columns[(size_t)x * 3]] * scale[0] + (128 << 8);
@@ -1927,7 +1920,7 @@ static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
     }
   }
   free(columns);
-  return pixels;
+  return true;
 }
 
 /// A JPEG read and indexed: its headers and its scan's MCU offsets, DC predictors and values.
@@ -2075,14 +2068,6 @@ memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
     goto done;
   }
   result->write_ns = now_ns() - started - result->band_ns;
-  if (request->want_preview) {
-    result->preview = dc_preview(file, index, request, &result->preview_width,
-                                 &result->preview_height);
-    if (result->preview == NULL) {
-      refusal = MEMESH_SPLICE_FAILED;
-      goto done;
-    }
-  }
   result->jpeg = writer.bytes;
   result->jpeg_size = writer.length;
   writer.bytes = NULL;
@@ -2090,15 +2075,22 @@ done:
   if (refusal == MEMESH_SPLICE_DAMAGED && message_size > 0 && message[0] == 0) {
     snprintf(message, message_size, "its markers or entropy-coded data do not add up");
   }
-  if (refusal != MEMESH_SPLICE_OK) {
-    free(result->preview);
-    result->preview = NULL;
-  }
   for (uint32_t at = 0; bands != NULL && at < band_total; at++) free(bands[at].encoded);
   free(bands);
   free(touched);
   free(writer.bytes);
   return refusal;
+}
+
+bool memesh_splice_preview(const memesh_splice_source *source, uint32_t crop_x, uint32_t crop_y,
+                           uint32_t crop_width, uint32_t crop_height, uint8_t *pixels) {
+  const jpeg_file *file = &source->file;
+  if (crop_width == 0 || crop_height == 0 || crop_x >= file->width || crop_y >= file->height ||
+      crop_width > file->width - crop_x || crop_height > file->height - crop_y) {
+    return false;
+  }
+  return dc_preview(file, &source->index, crop_x, crop_y, (crop_width + 7) / 8,
+                    (crop_height + 7) / 8, pixels);
 }
 
 memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,
