@@ -726,35 +726,44 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
 /// of codes with their value bits per lookup (`huffman_table.group`) while they stay inside the
 /// block, one code at a time otherwise. `*used` bits of `*window` (loaded at `*at`) are read.
 /// False for a code the table lacks, more than 10 value bits or a run past the 64th coefficient.
-static inline bool skip_ac(const scan_bits *scan, const huffman_table *ac, uint64_t *at,
-                           uint64_t *window, bool *clean, int *used) {
+/// Always inlined, as skip_block is: the cursor then stays in registers from block to block.
+static inline __attribute__((always_inline)) bool skip_ac(const scan_bits *scan,
+                                                          const huffman_table *ac, uint64_t *at,
+                                                          uint64_t *window, bool *clean,
+                                                          int *used) {
+  const uint16_t *group = ac->group;
   uint64_t bits = *window;
   int consumed = *used;
-  for (int k = 1; k < 64;) {
-    // The window holds 57 bits or more: a group's GROUP_BITS, or one code with its value bits
-    // (at most 27), must be among them.
-    if (consumed > 57 - GROUP_BITS) {
+  int k = 1;
+  for (;;) {
+    // The window holds 57 bits or more: three groups of GROUP_BITS each fit in what is left
+    // unread, so they are looked up without checking in between.
+    if (consumed > 57 - 3 * GROUP_BITS) {
       *at = advance(scan, *at, (unsigned)consumed, *clean);
       bits = load_window(scan, *at, clean);
       consumed = 0;
     }
-    uint64_t ahead = bits << consumed;
-    uint16_t entry = ac->group[ahead >> (64 - GROUP_BITS)];
-    int after = k + GROUP_COEFFICIENTS(entry);
-    if (entry != 0 && after <= ((entry & GROUP_END) ? 63 : 64)) {
+    for (int step = 0; step < 3; step++) {
+      uint16_t entry = group[(bits << consumed) >> (64 - GROUP_BITS)];
+      int after = k + GROUP_COEFFICIENTS(entry);
+      // A group stays inside the block (an end of block only before the 64th coefficient);
+      // every group but a lone end of block covers a coefficient, so at k = 64 none is taken.
+      if (entry == 0 || after > ((entry & GROUP_END) ? 63 : 64)) goto single;
       consumed += GROUP_LENGTH(entry);
-      if (entry & GROUP_END) break;
+      if (entry & GROUP_END) goto done;
       k = after;
-      continue;
     }
+    continue;
+  single:
+    if (k >= 64) break;
+    // One code with its value bits (at most 27 bits).
     if (consumed > 30) {
       *at = advance(scan, *at, (unsigned)consumed, *clean);
       bits = load_window(scan, *at, clean);
       consumed = 0;
-      ahead = bits;
     }
     int length;
-    int symbol = huffman_symbol(ac, (uint32_t)(ahead >> 32), &length);
+    int symbol = huffman_symbol(ac, (uint32_t)((bits << consumed) >> 32), &length);
     if (symbol < 0 || (symbol & 15) > 10) return false;
     consumed += length + (symbol & 15);
     if ((symbol & 15) == 0) {
@@ -764,14 +773,17 @@ static inline bool skip_ac(const scan_bits *scan, const huffman_table *ac, uint6
       k += (symbol >> 4) + 1;
     }
     if (k > 64) return false;
+    if (k == 64) break;
   }
+done:
   *window = bits;
   *used = consumed;
   return true;
 }
 
 /// Where indexing is in the data between blocks: `used` bits of `window` (loaded at `at`,
-/// `clean` as load_window said) are read. Blocks of an MCU are read from one window.
+/// `clean` as load_window said) are read. One cursor reads on from block to block and from MCU
+/// to MCU: a window is loaded again only when its bits run low, not at every MCU.
 typedef struct bit_cursor {
   uint64_t at, window;
   int used;
@@ -798,8 +810,12 @@ static inline bool cursor_past(const scan_bits *scan, const bit_cursor *cursor, 
 /// Reads one block's codes when only where it ends and its DC value matter (indexing). False
 /// for a code the tables lack, a run past the 64th coefficient, more than 10 value bits or
 /// (with `check_range`) a DC out of range.
-static inline bool skip_block(const scan_bits *scan, bit_cursor *cursor, const huffman_table *dc,
-                              const huffman_table *ac, int32_t *predictor, bool check_range) {
+static inline __attribute__((always_inline)) bool skip_block(const scan_bits *scan,
+                                                             bit_cursor *cursor,
+                                                             const huffman_table *dc,
+                                                             const huffman_table *ac,
+                                                             int32_t *predictor,
+                                                             bool check_range) {
   if (cursor->used > 30) {
     cursor_open(scan, cursor, cursor_position(scan, cursor));
   }
@@ -890,83 +906,121 @@ static void predictors_before(const jpeg_file *file, const scan_index *index, si
   }
 }
 
-/// Records where MCU (`x`, `y`) starts, then reads its blocks, keeping each block's DC value.
-/// False when its coded data does not add up.
+/// Records where MCU (`x`, `y`) starts (the cursor's position), then reads its blocks with the
+/// cursor, keeping each block's DC value. False when its coded data does not add up.
 static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mcu, uint32_t x,
-                             uint32_t y, uint64_t *position, int32_t predictor[3]) {
-  index->mcu_offset[mcu] = (uint32_t)*position;
+                             uint32_t y, bit_cursor *cursor, int32_t predictor[3]) {
   scan_bits scan = scan_of(index);
-  bit_cursor cursor;
-  cursor_open(&scan, &cursor, *position);
+  index->mcu_offset[mcu] = (uint32_t)cursor_position(&scan, cursor);
   for (int part = 0; part < file->components; part++) {
     const component *c = &file->component[part];
     int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
     for (int v = 0; v < down; v++) {
       for (int h = 0; h < across; h++) {
-        if (!skip_block(&scan, &cursor, &file->dc[c->dc], &file->ac[c->ac], &predictor[part],
+        if (!skip_block(&scan, cursor, &file->dc[c->dc], &file->ac[c->ac], &predictor[part],
                         true) ||
-            cursor_past(&scan, &cursor, index->bit_count)) {
+            cursor_past(&scan, cursor, index->bit_count)) {
           return false;
         }
         index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)predictor[part];
       }
     }
   }
-  *position = cursor_position(&scan, &cursor);
   return true;
 }
 
-// MARK: - The second half of the scan, on a second thread
+// MARK: - Later parts of the scan, on a second thread
 
 /// The entropy-coded data has no markers to start from mid-way, but Huffman codes
 /// resynchronise: decoding from a guessed bit position falls onto the real block boundaries
-/// after a few blocks. A second thread indexes from the middle of the data, taking its guess as
-/// an MCU start, while the first indexes from the beginning. Nothing of the guess is trusted:
-/// the first thread takes over the second's results only from an MCU whose bit offset both
-/// reached as an MCU start (from there both read the same bits the same way), and shifts the
-/// DC values, which the second thread only knows relative to its start, by the difference of
-/// the two predictors there. If they never meet, the first thread indexes everything itself.
-typedef struct tail_index {
-  const jpeg_file *file;
-  scan_bits scan;
-  /// Where the second thread starts.
+/// after a few blocks. While the first thread indexes from the beginning, a second indexes runs
+/// of MCUs from guessed starts: the first run from the middle of the data to its end, then, while
+/// the first thread is still far from the earliest run, another from halfway between the two,
+/// which ends where it meets the run after it (an MCU start both reached). So the two threads
+/// finish close together even when another thread takes a share of one core. Nothing of a guess
+/// is trusted: the first thread takes over a run's results only from an MCU whose bit offset both
+/// reached as an MCU start (from there both read the same bits the same way), follows the runs
+/// from there to the end of the data, and shifts the DC values, which a run only knows relative
+/// to its start, by the difference of the predictors where two meet. If they never meet, the
+/// first thread indexes everything itself.
+#define TAIL_RUNS 4
+/// Another run is begun only in a gap of at least this fraction of the data.
+#define TAIL_MIN_GAP 32
+
+/// One run of the second thread.
+typedef struct tail_run {
+  /// Where it starts: a data byte's first bit.
   uint64_t start;
-  /// MCU entries there is room for (the frame's MCUs and one for the end).
-  size_t capacity;
-  /// MCU starts of the last unbroken run; offset[count] is where its last MCU ended.
+  /// MCU starts of the run's last unbroken stretch; offset[count] is where its last MCU ended.
   uint64_t *offset;
-  /// The DC predictors (3 per entry) before each MCU, relative to the run's start.
+  /// The DC predictors (3 per entry) before each MCU, relative to the stretch's start.
   int32_t *predictor;
   /// Each block's DC value (blocks_per_mcu per MCU, in scan order), relative.
   int32_t *dc;
   size_t count;
-  /// The run reached the end of the data.
-  bool reached_end;
-  /// Set (release) once the thread has finished; the fields above are then final.
-  int done;
-  /// Set by the first thread when it no longer needs the result.
+  /// How it goes on after offset[count]: TAIL_END (that is the end of the data), TAIL_BROKEN
+  /// (it broke off: of no use), or the run it met there (the run begun before it, whose entry
+  /// `met` is at that offset).
+  int next;
+  size_t met;
+} tail_run;
+
+#define TAIL_END -1
+#define TAIL_BROKEN -2
+
+typedef struct tail_index {
+  const jpeg_file *file;
+  scan_bits scan;
+  /// MCU entries a run has room for (the frame's MCUs and one for the end).
+  size_t capacity;
+  tail_run run[TAIL_RUNS];
+  /// Runs finished (release: they are final), and whether the thread has ended (no more come).
+  int finished, over;
+  /// Set by the first thread when it no longer needs the results.
   int stop;
+  /// The bit offset of the MCU the first thread is at, where the next run is placed after; on a
+  /// cache line of its own, as it is written for every MCU.
+  _Alignas(64) uint64_t first_at;
 } tail_index;
 
-static void *index_tail(void *argument) {
-  tail_index *tail = argument;
+/// The first byte at or after `byte` that a position may point at (not a stuffed 0x00 or a
+/// fill byte).
+static uint64_t data_byte_from(const scan_bits *scan, uint64_t byte) {
+  while (byte > 0 && byte < scan->end && scan->bytes[byte - 1] == 0xff) byte++;
+  return byte;
+}
+
+/// Indexes run `r` from its start until the end of the data or, for a run after the first, an
+/// MCU start of the run begun before it. A broken MCU (not on the blocks yet, or damaged data)
+/// starts the stretch again one bit further on.
+static void index_tail_run(tail_index *tail, int r) {
   const jpeg_file *file = tail->file;
-  uint64_t position = tail->start;
+  tail_run *run = &tail->run[r];
+  const tail_run *ahead = r > 0 ? &tail->run[r - 1] : NULL;
   int32_t predictor[3] = {0, 0, 0};
-  size_t count = 0;
+  size_t count = 0, met = 0;
+  run->next = TAIL_BROKEN;
+  bit_cursor cursor;
+  cursor_open(&tail->scan, &cursor, run->start);
   while (!__atomic_load_n(&tail->stop, __ATOMIC_RELAXED)) {
-    uint64_t mcu_start = position;
-    tail->offset[count] = position;
-    memcpy(&tail->predictor[count * 3], predictor, sizeof predictor);
+    uint64_t position = cursor_position(&tail->scan, &cursor);
+    run->offset[count] = position;
+    memcpy(&run->predictor[count * 3], predictor, sizeof predictor);
+    if (ahead != NULL) {
+      while (met < ahead->count && ahead->offset[met] < position) met++;
+      if (ahead->offset[met] == position) {
+        run->next = r - 1;
+        run->met = met;
+        break;
+      }
+    }
     if (align_to_byte(&tail->scan, position) >= tail->scan.end * 8) {
-      tail->reached_end = true;  // only an encoder's padding can be left
+      run->next = TAIL_END;  // only an encoder's padding can be left
       break;
     }
     if (count + 1 == tail->capacity) break;  // more MCUs than the frame has
     bool whole = true;
-    int32_t *dc = &tail->dc[count * (size_t)file->blocks_per_mcu];
-    bit_cursor cursor;
-    cursor_open(&tail->scan, &cursor, position);
+    int32_t *dc = &run->dc[count * (size_t)file->blocks_per_mcu];
     for (int part = 0; part < file->components && whole; part++) {
       const component *c = &file->component[part];
       int blocks = file->components == 1 ? 1 : c->h * c->v;
@@ -981,52 +1035,144 @@ static void *index_tail(void *argument) {
       }
     }
     if (whole) {
-      position = cursor_position(&tail->scan, &cursor);
       count++;
     } else {
-      // Not on the blocks yet (or damaged data): a new run one bit further on.
-      position = advance_slow(&tail->scan, mcu_start, 1);
+      cursor_open(&tail->scan, &cursor, advance_slow(&tail->scan, position, 1));
       count = 0;
       predictor[0] = predictor[1] = predictor[2] = 0;
     }
   }
-  tail->count = count;
-  __atomic_store_n(&tail->done, 1, __ATOMIC_RELEASE);
+  run->count = count;
+}
+
+/// The second thread: the first run from the middle, then one more run halfway between the
+/// first thread and the latest run for as long as the gap is worth it.
+static void *index_tail(void *argument) {
+  tail_index *tail = argument;
+  const jpeg_file *file = tail->file;
+  uint64_t limit = tail->scan.end;  // the latest run's first byte
+  for (int r = 0; r < TAIL_RUNS; r++) {
+    uint64_t first = __atomic_load_n(&tail->first_at, __ATOMIC_RELAXED) / 8;
+    if (first >= limit || (r > 0 && (tail->run[r - 1].next == TAIL_BROKEN ||
+                                     limit - first < tail->scan.end / TAIL_MIN_GAP))) {
+      break;
+    }
+    tail_run *run = &tail->run[r];
+    run->offset = malloc(tail->capacity * sizeof *run->offset);
+    run->predictor = malloc(tail->capacity * 3 * sizeof *run->predictor);
+    run->dc = malloc(tail->capacity * (size_t)file->blocks_per_mcu * sizeof *run->dc);
+    if (run->offset == NULL || run->predictor == NULL || run->dc == NULL) break;
+    limit = data_byte_from(&tail->scan, first + (limit - first) / 2);
+    run->start = limit * 8;
+    index_tail_run(tail, r);
+    __atomic_store_n(&tail->finished, r + 1, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&tail->over, 1, __ATOMIC_RELEASE);
   return NULL;
 }
 
-/// Fills the index from MCU `mcu` on with the tail's entries from `entry` on, the DC values
-/// shifted so the tail's predictors at `entry` become `predictor`. False when a DC value comes
-/// out of range (which the first thread would have refused too).
-static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_index *tail,
-                       size_t entry, size_t mcu, const int32_t *predictor) {
-  int32_t shift[3];
-  for (int part = 0; part < 3; part++) shift[part] = predictor[part] - tail->predictor[entry * 3 + (size_t)part];
-  for (;; entry++, mcu++) {
-    index->mcu_offset[mcu] = (uint32_t)tail->offset[entry];
-    if (entry == tail->count) return true;
-    const int32_t *dc = &tail->dc[entry * (size_t)file->blocks_per_mcu];
-    uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    for (int part = 0; part < file->components; part++) {
-      const component *c = &file->component[part];
-      int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
-      for (int v = 0; v < down; v++) {
-        for (int h = 0; h < across; h++) {
-          int32_t value = *dc++ + shift[part];
-          if (value < -32767 || value > 32767) return false;
-          index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)value;
-        }
-      }
-    }
+/// The MCUs from entry `entry` of run `r` to the end of the data, following the runs it met;
+/// SIZE_MAX when the runs do not reach the end.
+static size_t tail_mcus(const tail_index *tail, int r, size_t entry) {
+  size_t total = 0;
+  for (;;) {
+    const tail_run *run = &tail->run[r];
+    total += run->count - entry;
+    if (run->next == TAIL_END) return total;
+    if (run->next == TAIL_BROKEN) return SIZE_MAX;
+    entry = run->met;
+    r = run->next;
   }
 }
 
-/// Where the second thread starts: a data byte near the middle of the data (not a stuffed 0x00
-/// or a fill byte, which no position points into).
-static uint64_t tail_start(const scan_bits *scan) {
-  uint64_t byte = scan->end / 2;
-  while (byte > 0 && byte < scan->end && scan->bytes[byte - 1] == 0xff) byte++;
-  return byte * 8;
+/// Fills the index from MCU `mcu` on with the entries of run `r` from `entry` on and of the runs
+/// it met, the DC values shifted so the run's predictors at `entry` become `predictor`; `*end`
+/// gets where the data ended. False when a DC value comes out of range (which the first thread
+/// would have refused too).
+static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_index *tail, int r,
+                       size_t entry, size_t mcu, const int32_t *predictor, uint64_t *end) {
+  int32_t absolute[3] = {predictor[0], predictor[1], predictor[2]};
+  for (;;) {
+    const tail_run *run = &tail->run[r];
+    int32_t shift[3];
+    for (int part = 0; part < 3; part++) {
+      shift[part] = absolute[part] - run->predictor[entry * 3 + (size_t)part];
+    }
+    for (; entry < run->count; entry++, mcu++) {
+      index->mcu_offset[mcu] = (uint32_t)run->offset[entry];
+      const int32_t *dc = &run->dc[entry * (size_t)file->blocks_per_mcu];
+      uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+      for (int part = 0; part < file->components; part++) {
+        const component *c = &file->component[part];
+        int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
+        for (int v = 0; v < down; v++) {
+          for (int h = 0; h < across; h++) {
+            int32_t value = *dc++ + shift[part];
+            if (value < -32767 || value > 32767) return false;
+            index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)value;
+          }
+        }
+      }
+    }
+    if (run->next == TAIL_END) {
+      *end = run->offset[run->count];
+      index->mcu_offset[mcu] = (uint32_t)*end;
+      return true;
+    }
+    for (int part = 0; part < 3; part++) {
+      absolute[part] = run->predictor[run->count * 3 + (size_t)part] + shift[part];
+    }
+    entry = run->met;
+    r = run->next;
+  }
+}
+
+/// What the first thread knows of the second's runs.
+typedef struct tail_watch {
+  /// Per run: the first entry not behind the first thread, and whether it is of no use.
+  size_t entry[TAIL_RUNS];
+  bool passed[TAIL_RUNS];
+} tail_watch;
+
+/// Whether the first thread, at MCU `mcu` (bit `position`, `predictor` before it), took the
+/// rest from a finished run: then the index is filled (`*damaged` when a DC value came out of
+/// range) and `*end` is where the data ended. `*watching` goes false when no run can serve any
+/// more.
+static bool tail_meets(const jpeg_file *file, scan_index *index, const tail_index *tail,
+                       tail_watch *watch, size_t mcu, uint64_t position,
+                       const int32_t *predictor, bool *watching, bool *damaged, uint64_t *end) {
+  int finished = __atomic_load_n(&tail->finished, __ATOMIC_ACQUIRE);
+  bool over = __atomic_load_n(&tail->over, __ATOMIC_ACQUIRE);
+  // The latest finished run starts earliest: nothing to meet before it.
+  if (finished == 0 || position < tail->run[finished - 1].start) {
+    if (over && finished == 0) *watching = false;
+    return false;
+  }
+  size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
+  bool useful = false;
+  for (int r = finished - 1; r >= 0; r--) {
+    const tail_run *run = &tail->run[r];
+    if (watch->passed[r] || tail_mcus(tail, r, 0) == SIZE_MAX) continue;
+    size_t entry = watch->entry[r];
+    while (entry < run->count && run->offset[entry] < position) entry++;
+    watch->entry[r] = entry;
+    if (run->offset[entry] < position) {
+      watch->passed[r] = true;  // it ended behind this MCU
+      continue;
+    }
+    if (run->offset[entry] == position) {
+      // Met at an MCU start: the rest is the runs', unless they hold another number of MCUs
+      // than the frame (then this thread goes on and finds out what is wrong).
+      watch->passed[r] = true;
+      if (tail_mcus(tail, r, entry) != mcus - mcu) continue;
+      index->tail_mcu = mcu;
+      *damaged = !adopt_tail(file, index, tail, r, entry, mcu, predictor, end);
+      return true;
+    }
+    useful = true;
+  }
+  if (over && !useful) *watching = false;
+  return false;
 }
 
 /// Scans with fewer MCUs than this are indexed on one thread (a thread costs more).
@@ -1051,23 +1197,27 @@ static void *index_restart_range(void *argument) {
   restart_range *range = argument;
   const jpeg_file *file = range->file;
   scan_index *index = range->index;
-  uint64_t position = range->position;
+  scan_bits scan = scan_of(index);
+  bit_cursor cursor;
+  cursor_open(&scan, &cursor, range->position);
   int32_t predictor[3] = {0, 0, 0};
   range->refusal = MEMESH_SPLICE_DAMAGED;
   for (size_t mcu = range->first; mcu < range->end; mcu++) {
     if (mcu > range->first && mcu % file->restart_interval == 0) {
       // The interval ended: only its padding may be left before the next one's first byte.
       if (range->restarts == index->segment_count) return NULL;
-      scan_bits scan = scan_of(index);
-      if (!ends_before(&scan, position, index->segment_end[range->restarts])) return NULL;
-      position = (uint64_t)index->segment[range->restarts++] * 8;
+      if (!ends_before(&scan, cursor_position(&scan, &cursor),
+                       index->segment_end[range->restarts])) {
+        return NULL;
+      }
+      cursor_open(&scan, &cursor, (uint64_t)index->segment[range->restarts++] * 8);
       predictor[0] = predictor[1] = predictor[2] = 0;
     }
     uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    if (!index_mcu(file, index, mcu, x, y, &position, predictor)) return NULL;
-    if (x + 1 == file->mcus_across) index->row_end[y] = position;
+    if (!index_mcu(file, index, mcu, x, y, &cursor, predictor)) return NULL;
+    if (x + 1 == file->mcus_across) index->row_end[y] = cursor_position(&scan, &cursor);
   }
-  range->position = position;
+  range->position = cursor_position(&scan, &cursor);
   range->refusal = MEMESH_SPLICE_OK;
   return NULL;
 }
@@ -1152,49 +1302,40 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
     return ends_before(&scan, end.position, scan.end) ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
   }
   scan_bits scan = scan_of(index);
+  bit_cursor reader;
+  cursor_open(&scan, &reader, 0);
   uint64_t position = 0;
   int32_t predictor[3] = {0, 0, 0};
   size_t mcu = 0;
-  // The second half on a second thread (see tail_index), for a large scan.
-  tail_index tail = {.file = file, .scan = scan, .start = tail_start(&scan), .capacity = mcus + 1};
+  // Later parts on a second thread (see tail_index), for a large scan.
+  tail_index tail = {.file = file, .scan = scan, .capacity = mcus + 1};
+  tail_watch watch = {0};
   pthread_t helper;
   bool helped = false, watching = false, adopted = false;
-  size_t cursor = 0;
   if (mcus >= TAIL_MIN_MCUS) {
-    tail.offset = malloc(tail.capacity * sizeof *tail.offset);
-    tail.predictor = malloc(tail.capacity * 3 * sizeof *tail.predictor);
-    tail.dc = malloc(tail.capacity * (size_t)file->blocks_per_mcu * sizeof *tail.dc);
-    helped = tail.offset != NULL && tail.predictor != NULL && tail.dc != NULL &&
-             pthread_create(&helper, NULL, index_tail, &tail) == 0;
+    helped = pthread_create(&helper, NULL, index_tail, &tail) == 0;
     watching = helped;
+    if (helped && wait_for_tail) {
+      // Every run the second thread would begin with the first thread at the start.
+      pthread_join(helper, NULL);
+      helped = false;
+    }
   }
   for (uint32_t y = 0; y < file->mcu_rows && refusal == MEMESH_SPLICE_OK && !adopted; y++) {
     for (uint32_t x = 0; x < file->mcus_across; x++, mcu++) {
-      if (watching && wait_for_tail && position >= tail.start && helped) {
-        pthread_join(helper, NULL);
-        helped = false;
-      }
-      if (watching && position >= tail.start && __atomic_load_n(&tail.done, __ATOMIC_ACQUIRE)) {
-        while (cursor < tail.count && tail.offset[cursor] < position) cursor++;
-        if (!tail.reached_end || tail.offset[cursor] < position) {
-          watching = false;  // the tail broke off, or ended behind this MCU
-        } else if (tail.offset[cursor] == position) {
-          // Met at an MCU start: the rest is the tail's, unless it holds another number of
-          // MCUs than the frame (then this thread goes on and finds out what is wrong).
-          watching = false;
-          if (tail.count - cursor == mcus - mcu) {
-            adopted = true;
-            index->tail_mcu = mcu;
-            if (!adopt_tail(file, index, &tail, cursor, mcu, predictor)) {
-              refusal = MEMESH_SPLICE_DAMAGED;
-            }
-            position = tail.offset[tail.count];
-            mcu = mcus;
-            break;
-          }
+      position = cursor_position(&scan, &reader);
+      if (watching) {
+        __atomic_store_n(&tail.first_at, position, __ATOMIC_RELAXED);
+        bool damaged = false;
+        if (tail_meets(file, index, &tail, &watch, mcu, position, predictor, &watching, &damaged,
+                       &position)) {
+          adopted = true;
+          if (damaged) refusal = MEMESH_SPLICE_DAMAGED;
+          mcu = mcus;
+          break;
         }
       }
-      if (!index_mcu(file, index, mcu, x, y, &position, predictor)) {
+      if (!index_mcu(file, index, mcu, x, y, &reader, predictor)) {
         refusal = MEMESH_SPLICE_DAMAGED;
         goto scanned;
       }
@@ -1205,11 +1346,16 @@ scanned:
     __atomic_store_n(&tail.stop, 1, __ATOMIC_RELAXED);
     pthread_join(helper, NULL);
   }
-  free(tail.offset);
-  free(tail.predictor);
-  free(tail.dc);
+  for (int r = 0; r < TAIL_RUNS; r++) {
+    free(tail.run[r].offset);
+    free(tail.run[r].predictor);
+    free(tail.run[r].dc);
+  }
   if (refusal != MEMESH_SPLICE_OK) return refusal;
-  if (!adopted) index->mcu_offset[mcu] = (uint32_t)position;
+  if (!adopted) {
+    position = cursor_position(&scan, &reader);
+    index->mcu_offset[mcu] = (uint32_t)position;
+  }
   // Without restarts a row ends where the next begins.
   for (uint32_t y = 0; y < file->mcu_rows; y++) {
     index->row_end[y] = index->mcu_offset[(size_t)(y + 1) * file->mcus_across];

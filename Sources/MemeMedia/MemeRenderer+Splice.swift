@@ -54,6 +54,7 @@ extension MemeRenderer {
     case .success(let made): spliced = made
     case .failure(let refusal): return .failure(refusal)
     }
+    whenEncoded?(spliced.jpeg, rect.size)
     let thumbnail = try thumbnailing.result()
     var explained = report
     explained.explanation += "\n" + JPEGSplice.explanation(spliced)

@@ -104,7 +104,11 @@ import Testing
       let opened = try JPEGSplice.Source.open(
         source, maxPixels: 1 << 30, waitForSecondThread: true
       ).get()
-      #expect(opened.tailMCU > 0, "the second thread's half should be used")
+      // With the first thread waiting at the start, the second began a run from the middle and
+      // then ones halfway back towards the start, each ending where it met the run after it;
+      // the first thread took over from the earliest, in the first eighth or so of the photo.
+      let mcus = (test.width / mcu.width) * ((test.height + mcu.height - 1) / mcu.height)
+      #expect(opened.tailMCU > 0 && opened.tailMCU < mcus / 4, "\(opened.tailMCU) of \(mcus)")
     }
     // The whole photo, and a crop whose edges are mid-row on both sides (its first MCU of each
     // row has its DC difference coded again, its last ends inside the source's row).
@@ -143,6 +147,49 @@ import Testing
     }
   }
 
+  /// A large photo's coded data damaged in the first half, the second or in every run's stretch:
+  /// it is refused, or spliced into the very same bytes, whether the second indexing thread's
+  /// runs were all waited for (and followed from the first sixteenth) or used as they came.
+  @Test func damagedDataGetsTheSameAnswerWhicheverThreadIndexedIt() throws {
+    let source = try Self.encode(
+      Self.noisyPhoto(width: 2048, height: 1040),
+      memesh_test_jpeg_settings(
+        quality: 98, components: 3, h: 2, v: 2, restart_rows: 0, restart_mcus: 0, optimize: 0))
+    let bytes = [UInt8](source)
+    var generator = SeededGenerator(seed: 19)
+    var refused = 0
+    for round in 0..<24 {
+      var damaged = bytes
+      // Somewhere in the scan (which takes nearly all of the file): a changed byte or three, a
+      // cut, bytes removed, or a marker where none belongs.
+      let at = bytes.count / 20 + Int(generator.next() % UInt64(bytes.count * 9 / 10))
+      switch round % 4 {
+      case 0:
+        for offset in 0..<(1 + round % 3) { damaged[at + offset * 977] ^= 0x5A }
+      case 1: damaged.removeSubrange(at...)
+      case 2: damaged.removeSubrange(at..<at + 1 + round)
+      default: damaged.replaceSubrange(at..<at + 2, with: [0xFF, 0xD0 + UInt8(round % 8)])
+      }
+      let regions = [PixelRect(x: 0, y: 400, width: 2048, height: 40)]
+      let waited = JPEGSplice.splice(
+        Data(damaged), crop: .off, regions: regions, maxPixels: 1 << 30,
+        waitForSecondThread: true)
+      let asTheyCame = JPEGSplice.splice(
+        Data(damaged), crop: .off, regions: regions, maxPixels: 1 << 30)
+      switch (waited, asTheyCame) {
+      case (.success(let one), .success(let other)):
+        #expect(one.jpeg == other.jpeg, "round \(round): the same meme")
+      case (.failure(let one), .failure(let other)):
+        #expect(one == other, "round \(round)")
+        refused += 1
+      default:
+        Issue.record("round \(round): \(waited) and \(asTheyCame)")
+      }
+    }
+    // Every cut is refused (the scan must end in EOI); most other damage is too.
+    #expect(refused >= 6)
+  }
+
   /// Restart markers inside rows of MCUs cannot be spliced (rows would start mid-interval).
   @Test func restartMarkersInsideRowsAreRefused() throws {
     let source = try Self.encode(
@@ -151,5 +198,17 @@ import Testing
         quality: 90, components: 3, h: 2, v: 2, restart_rows: 0, restart_mcus: 7, optimize: 0))
     #expect(Self.markers(source).restarts > 0)
     #expect(JPEGSplice.plan(source, crop: .off) == .failure(.restartMarkers))
+  }
+}
+
+/// A small deterministic generator (xorshift), so a failing round can be run again.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+  mutating func next() -> UInt64 {
+    state ^= state << 13
+    state ^= state >> 7
+    state ^= state << 17
+    return state
   }
 }

@@ -101,8 +101,9 @@ typedef struct memesh_splice_source memesh_splice_source;
 /// Reads the headers and indexes the scan (every Huffman code read once, on two threads when
 /// the scan is large: about as long as libjpeg's entropy decoding, with no IDCT); `*scan_ns`
 /// (or NULL) gets how long it took. The source can then be spliced any number of times.
-/// MEMESH_SPLICE_OK proves the coded data whole. `threads` 0: the second thread's half is used
-/// when it is ready in time; 2: always waited for (tests).
+/// MEMESH_SPLICE_OK proves the coded data whole. `threads` 0: what the second thread indexed is
+/// used when it is ready in time; 2: the first thread waits at the start for every run the
+/// second would begin, and then always uses them (tests).
 memesh_splice_refusal memesh_splice_open(const uint8_t *jpeg, size_t size, uint64_t max_pixels,
                                          int threads, memesh_splice_source **source,
                                          uint64_t *scan_ns);
