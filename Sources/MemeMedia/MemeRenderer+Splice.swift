@@ -38,6 +38,7 @@ extension MemeRenderer {
     case .success(let made): spliced = made
     case .failure(let refusal): return .failure(refusal)
     }
+    whenEncoded?(spliced.jpeg, rect.size)
     let small: RGBAImage
     if let preview = spliced.preview {
       small = MemeRenderer.resized(preview, to: thumbnailSize)

@@ -30,6 +30,9 @@ public struct MemeRenderer: Sendable {
   public var captions: CaptionRenderer
   /// How the meme is written; `render(_:format:settings:)` adds the recipe and colour profile.
   public var settings: EncodeSettings
+  /// Called with a spliced JPEG meme and its size as soon as its bytes exist, before its
+  /// thumbnail is made: a share starts writing it meanwhile.
+  public var whenEncoded: (@Sendable (Data, PixelSize) -> Void)?
 
   public init(catalog: FontCatalog, settings: EncodeSettings = EncodeSettings()) {
     self.captions = CaptionRenderer(catalog: catalog)

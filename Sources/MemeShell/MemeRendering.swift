@@ -19,10 +19,11 @@ enum MemeRendering {
   /// Crops, captions and encodes `state`'s picture at full resolution, with the recipe embedded
   /// in the file and in the thumbnail. MemeRenderer does it in one pass without copying the
   /// picture (the caption rows are drawn into strips; the thumbnail is made alongside).
-  /// `lossless` asks for a lossless WebP.
+  /// `lossless` asks for a lossless WebP. `whenEncoded` is given the meme's bytes and size as
+  /// soon as they exist, when that is before the thumbnail is made (a spliced JPEG).
   static func render(
     _ state: EditorState, picture: SourcePicture, format: ImageFormat, lossless: Bool = false,
-    catalog: FontCatalog
+    catalog: FontCatalog, whenEncoded: (@Sendable (Data, PixelSize) -> Void)? = nil
   ) throws -> RenderedMeme {
     // A GIF, or a WebP of an animation, moves: every frame captioned (Shell+Animation.swift).
     if try format == .gif || (format == .webp && Animations.info(of: picture) != nil) {
@@ -31,7 +32,8 @@ enum MemeRendering {
     }
     var drawn = state
     drawn.picture = picture
-    let renderer = MemeRenderer(catalog: catalog, settings: EncodeSettings(lossless: lossless))
+    var renderer = MemeRenderer(catalog: catalog, settings: EncodeSettings(lossless: lossless))
+    renderer.whenEncoded = whenEncoded
     let output = try renderer.render(drawn, format: format)
     return RenderedMeme(
       data: output.data, thumbnail: output.thumbnail, size: output.size, report: output.report)

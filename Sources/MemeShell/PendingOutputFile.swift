@@ -35,3 +35,32 @@ final class PendingOutputFile: Sendable {
     if let (file, temporary) = try? writing.result() { file.discard(temporary) }
   }
 }
+
+/// The share's output file, started once: from the renderer as soon as the meme's bytes exist
+/// (`MemeRendering.render`'s `whenEncoded`), or after the render.
+final class OutputFileStart: @unchecked Sendable {
+  /// The destination; nil when the share writes no file.
+  let path: String?
+  private let lock = NSLock()
+  /// Set once, under the lock.
+  private var started: PendingOutputFile?
+
+  init(_ path: String?) {
+    self.path = path
+  }
+
+  /// Starts writing `data` unless started already; the file being written (nil without a path).
+  @discardableResult
+  func start(_ data: Data) -> PendingOutputFile? {
+    guard let path else { return nil }
+    return lock.withLock {
+      if started == nil { started = PendingOutputFile(data, to: path) }
+      return started
+    }
+  }
+
+  /// Removes what a started write wrote (the share saved nothing).
+  func discard() {
+    lock.withLock { started }?.discard()
+  }
+}

@@ -80,25 +80,49 @@ extension Shell {
     }
     if target == .standardOutput { try claimStandardOutput(for: "share") }
 
-    let rendered = try MemeRendering.render(
-      state, picture: picture, format: format, lossless: lossless, catalog: catalog)
-    for warning in rendered.report.warnings { console.warning(warning) }
-    try checkInterrupt("share", "nothing was saved")
-    // The draft saves the picture's bytes in the background on 'load'; the store links that
-    // file as the meme's original (it checks the bytes, and writes them when it cannot link).
-    // Only the picture is waited for (`savedImagePath`): the draft document the save writes
-    // after it is discarded by this share, so its writes overlap the store's.
-    let newMeme = NewMeme(
-      recipe: state.recipe, format: format,
-      width: rendered.size.width, height: rendered.size.height, sourceName: picture.displayName,
-      originalSHA256: picture.sha256, original: try picture.originalBytes, rendered: rendered.data,
-      thumbnail: rendered.thumbnail,
-      originalFile: editor.drafts.savedImagePath(sha256: picture.sha256))
+    // A new meme is added while it is rendered (`MemeStore.add(_:arriving:)`): the store takes
+    // its lock, tidies and readies the meme's folder and original now, and writes the meme's
+    // bytes, like the output file, as soon as they exist (before the thumbnail is made). A
+    // render that fails or is interrupted abandons the add, which leaves the store as it was.
+    let parts = ArrivingMeme()
+    let adding = state.editingID == nil ? startAdding(picture, format: format, parts) : nil
+    let output = OutputFileStart(destination)
+    let rendered: RenderedMeme
+    do {
+      rendered = try MemeRendering.render(
+        state, picture: picture, format: format, lossless: lossless, catalog: catalog,
+        whenEncoded: { data, size in
+          parts.deliver(encoded: data, width: size.width, height: size.height)
+          output.start(data)
+        })
+      for warning in rendered.report.warnings { console.warning(warning) }
+      try checkInterrupt("share", "nothing was saved")
+    } catch {
+      parts.abandon()
+      _ = try? adding?.result()
+      output.discard()
+      throw error
+    }
+    parts.deliver(
+      encoded: rendered.data, width: rendered.size.width, height: rendered.size.height)
+    parts.deliver(thumbnail: rendered.thumbnail)
     // The file is written while the store saves, and renamed into place only after the save.
-    let pending = destination.map { PendingOutputFile(rendered.data, to: $0) }
+    let pending = output.start(rendered.data)
     let saved: (meme: Meme, summary: String)
     do {
-      saved = try saveToStore(newMeme)
+      if let adding {
+        let meme = try adding.result()
+        saved = (meme, "saved meme \(meme.id)")
+      } else {
+        saved = try saveToStore(
+          NewMeme(
+            recipe: state.recipe, format: format,
+            width: rendered.size.width, height: rendered.size.height,
+            sourceName: picture.displayName, originalSHA256: picture.sha256,
+            original: try picture.originalBytes, rendered: rendered.data,
+            thumbnail: rendered.thumbnail,
+            originalFile: editor.drafts.savedImagePath(sha256: picture.sha256)))
+      }
       editor.finishDraftSave()
     } catch {
       editor.finishDraftSave()
@@ -146,6 +170,26 @@ extension Shell {
     }
     // MemeMe shows the sent memes after a share; scripts and transcripts ask with 'browse'.
     if settings.interactive { showSentMemes() }
+  }
+
+  /// Starts adding the picture's meme to the store on a thread of its own, its rendered parts
+  /// to come (`parts`). The draft saves the picture's bytes in the background on 'load'; the
+  /// store links that file as the meme's original (it checks the bytes, and writes them when it
+  /// cannot link). Only the picture is waited for (`savedImagePath`): the draft document the
+  /// save writes after it is discarded by this share, so its writes overlap the store's.
+  private func startAdding(
+    _ picture: SourcePicture, format: ImageFormat, _ parts: ArrivingMeme
+  ) -> Concurrently<Meme, any Error> {
+    let (store, drafts, recipe) = (store, editor.drafts, state.recipe)
+    let original = Result { try picture.originalBytes }
+    let (name, sha256) = (picture.displayName, picture.sha256)
+    return Concurrently {
+      try store.add(
+        UnrenderedMeme(
+          recipe: recipe, format: format, sourceName: name, originalSHA256: sha256,
+          original: try original.get(), originalFile: drafts.savedImagePath(sha256: sha256)),
+        arriving: parts)
+    }
   }
 
   /// Adds the meme to the store, or updates the sent meme being edited, and the line that

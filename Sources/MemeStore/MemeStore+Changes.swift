@@ -13,13 +13,21 @@ extension MemeStore {
   // MARK: - Changes
 
   /// Adds a meme with a new id.
+  public func add(_ meme: NewMeme) throws -> Meme {
+    try add(meme.unrendered, arriving: ArrivingMeme(meme))
+  }
+
+  /// Adds a meme with a new id while it is being rendered: the lock is taken, the folder made
+  /// and the original placed before the parts arrive, the encoded file written as soon as it
+  /// comes, the thumbnail when it does. Abandoned parts end the add with nothing changed
+  /// (`ArrivingMeme.Abandoned`).
   ///
   /// What must be on disk before the meme's folder takes its id is flushed at once: the meme's
-  /// files, the original linked from the draft's copy (on a thread of its own) and, in a store
-  /// without an index yet, the empty index (on another), and the index that names the meme
-  /// under a temporary name (on a third); then the folder. Each fsync waits for a journal
-  /// commit; made together, they share one.
-  public func add(_ meme: NewMeme) throws -> Meme {
+  /// files (each on a thread of its own), the original linked from the draft's copy (on
+  /// another) and, in a store without an index yet, the empty index (on another), and the index
+  /// that names the meme under a temporary name (on another); then the folder. Each fsync waits
+  /// for a journal commit; made together, they share one.
+  public func add(_ meme: UnrenderedMeme, arriving parts: ArrivingMeme) throws -> Meme {
     try withWriteLock { loaded in
       var index = loaded.index
       let id = index.nextID
@@ -40,7 +48,9 @@ extension MemeStore {
         loaded.xml == nil
         ? Concurrently { [self] in
           do {
-            return try commit(empty, replacing: loaded)
+            // The share's own commit writes the cache a moment later.
+            return try commit(
+              prepareCommit(empty, replacing: loaded), replacing: loaded, savingCache: false)
           } catch let failure as CommitFailure {
             throw failure.error
           }
@@ -55,44 +65,50 @@ extension MemeStore {
       func inside(_ name: String) -> String {
         building + "/" + (name as NSString).lastPathComponent
       }
-      let date = now()
-      let added = Meme(
-        id: id, recipe: meme.recipe, created: date, modified: date, width: meme.width,
-        height: meme.height, format: meme.format, sourceName: meme.sourceName,
-        originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
-        memeFile: memeName, thumbnailFile: thumbnailName)
-      // The index naming the meme is written and flushed beside the index while the meme's
-      // files are; it is moved into place only once the folder has its id.
-      index.memes.append(added)
-      index.nextID = id + 1
-      let next = index
-      let preparing = Concurrently { [self] in try prepareCommit(next, replacing: loaded) }
       var renamed = false
       var prepared: PreparedIndex?
       do {
         var original: Concurrently<[(data: Data, path: String)], Never>?
+        var preparing: Concurrently<PreparedIndex, any Error>?
+        var started: [DurableFiles.StartedFile] = []
+        let added: Meme
         let previous: LoadedIndex
         do {
           try files.makeDirectory(building)
           // The original, linked when it can be, else written after the others.
           let originalPath = inside(originalName)
           original = Concurrently { [self] in placeOriginal(of: meme, at: originalPath) }
-          try files.write(
-            together: [
-              (meme.rendered, inside(memeName)), (meme.thumbnail, inside(thumbnailName)),
-              (try Self.encodeRecord(added), inside(Self.recordName)),
-            ])
+          let encoded = try parts.waitForEncoded()
+          started.append(files.startWriting(encoded.data, to: inside(memeName)))
+          let date = now()
+          added = Meme(
+            id: id, recipe: meme.recipe, created: date, modified: date, width: encoded.width,
+            height: encoded.height, format: meme.format, sourceName: meme.sourceName,
+            originalSHA256: meme.originalSHA256.lowercased(), originalFile: originalName,
+            memeFile: memeName, thumbnailFile: thumbnailName)
+          // The index naming the meme is written and flushed beside the index while the meme's
+          // files are; it is moved into place only once the folder has its id.
+          index.memes.append(added)
+          index.nextID = id + 1
+          let next = index
+          preparing = Concurrently { [self] in try prepareCommit(next, replacing: loaded) }
+          started.append(files.startWriting(try Self.encodeRecord(added), to: inside(Self.recordName)))
+          started.insert(
+            files.startWriting(try parts.waitForThumbnail(), to: inside(thumbnailName)), at: 1)
+          try files.place(started)
+          started = []
           if let unlinked = original?.result(), !unlinked.isEmpty {
             try files.write(together: unlinked)
           }
           try files.synchronizeDirectory(building)
           previous = try firstIndex?.result() ?? loaded
-          prepared = try preparing.result()
+          prepared = try preparing?.result()
         } catch {
           // Every thread is done before the folder goes, and the empty index is settled.
+          files.discard(started)
           _ = original?.result()
           _ = try? firstIndex?.result()
-          if let written = try? preparing.result() { written.file.discard(written.temporary) }
+          if let written = try? preparing?.result() { written.file.discard(written.temporary) }
           throw error
         }
         try files.rename(building, to: folder)
@@ -144,7 +160,7 @@ extension MemeStore {
       let written = (keepOriginal ? [] : [originalName]) + [memeName, thumbnailName]
       do {
         let originalBytes =
-          keepOriginal ? [] : placeOriginal(of: meme, at: path(originalName))
+          keepOriginal ? [] : placeOriginal(of: meme.unrendered, at: path(originalName))
         try files.write(
           together: originalBytes + [
             (meme.rendered, path(memeName)), (meme.thumbnail, path(thumbnailName)),
@@ -340,8 +356,12 @@ extension MemeStore {
 
   /// The second half: moves `prepared` into place and flushes the folder; if that fails after
   /// the rename (a failed directory fsync), puts `previous` back. Returns the index now on disk.
+  /// The cache of the index is written too, unless `savingCache` is false (another commit
+  /// follows at once).
   @discardableResult
-  func commit(_ prepared: PreparedIndex, replacing previous: LoadedIndex) throws -> LoadedIndex {
+  func commit(
+    _ prepared: PreparedIndex, replacing previous: LoadedIndex, savingCache: Bool = true
+  ) throws -> LoadedIndex {
     let (index, xml) = (prepared.index, prepared.xml)
     do {
       try files.moveIntoPlace(prepared.temporary, prepared.file)
@@ -358,11 +378,13 @@ extension MemeStore {
       throw CommitFailure(error: error, landed: landed)
     }
     let hash = IndexCache.hash(xml)
-    // Just written, so not settled: the cache names it by hash until a later read trusts it.
-    let cache = IndexCache.encode(
-      index, xmlSize: xml.count, xmlHash: hash, identity: FileIdentity(path: indexPath),
-      trusted: false)
-    Self.saveCache(cache, next: indexPath, files)
+    if savingCache {
+      // Just written, so not settled: the cache names it by hash until a later read trusts it.
+      let cache = IndexCache.encode(
+        index, xmlSize: xml.count, xmlHash: hash, identity: FileIdentity(path: indexPath),
+        trusted: false)
+      Self.saveCache(cache, next: indexPath, files)
+    }
     let loaded = LoadedIndex(index: index, xml: xml, xmlHash: hash, parsed: true)
     rememberIndex(loaded)
     return loaded
@@ -475,7 +497,7 @@ extension MemeStore {
   /// caller to write with the meme's other files (`write(together:)`). The draft's pictures are
   /// written once and replaced only by rename, so the two names never see each other's changes:
   /// clearing the draft or deleting the meme removes one name, and the bytes stay for the other.
-  private func placeOriginal(of meme: NewMeme, at path: String) -> [(data: Data, path: String)] {
+  private func placeOriginal(of meme: UnrenderedMeme, at path: String) -> [(data: Data, path: String)] {
     if let source = meme.originalFile,
       let folder = try? Directory.open((source as NSString).deletingLastPathComponent),
       files.link((folder, (source as NSString).lastPathComponent), to: path, holding: meme.original)

@@ -92,6 +92,34 @@ import Testing
     #expect(!result.output.contains("\u{1B}"))
   }
 
+  @Test func aSplicedShareWritesTheSameMemeToTheFileAndTheStore() throws {
+    let home = scratchHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let out = home.appendingPathComponent("out.jpg")
+    let result = try run(
+      [],
+      input: "load images/photo.jpg\ncaption spliced | twice\nshare file \(out.path) --format jpeg\n"
+        + "load images/photo.jpg\ncaption second | share\nshare\nbrowse --tsv\n",
+      home: home)
+    #expect(result.errors == "")
+    #expect(result.status == 0)
+    let lines = result.output.split(separator: "\n").map(String.init)
+    #expect(lines.contains("saved meme 1") && lines.contains("saved meme 2"))
+    #expect(lines.contains("wrote \(out.path)"))
+    let rows = lines.suffix(2).map { $0.split(separator: "\t").map(String.init) }
+    #expect(rows.map { Array($0.prefix(3)) } == [["1", "spliced", "twice"], ["2", "second", "share"]])
+    // The store's meme is the file the share wrote, whole, beside its PNG thumbnail.
+    let stored = try Data(contentsOf: URL(fileURLWithPath: try #require(rows.first?.last)))
+    #expect(try Data(contentsOf: out) == stored)
+    #expect(Array(stored.prefix(2)) == [0xFF, 0xD8] && Array(stored.suffix(2)) == [0xFF, 0xD9])
+    let folder = home.appendingPathComponent("memes/1")
+    let thumbnail = try Data(contentsOf: folder.appendingPathComponent("thumb.png"))
+    #expect(Array(thumbnail.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    #expect(
+      try Set(FileManager.default.contentsOfDirectory(atPath: folder.path))
+        == ["meme.jpg", "thumb.png", "original.jpg", "record.plist"])
+  }
+
   @Test func aFailedCommandStopsAScriptWithStatusOneUnlessKeepGoing() throws {
     let home = scratchHome()
     defer { try? FileManager.default.removeItem(at: home) }
