@@ -19,12 +19,12 @@
 /// When only where a block ends matters (indexing), the AC codes and value bits that fit in the
 /// next GROUP_BITS bits are skipped together with one table lookup.
 #define GROUP_BITS 14
-/// A group entry: bits 0-3 the bits it covers, bits 4-10 the coefficients its codes cover
-/// (before an end of block), bit 11 whether it ends with an end of block. 0: the next code and
-/// its value bits are longer than GROUP_BITS (or there is no such code).
-#define GROUP_LENGTH(entry) ((entry) & 15)
-#define GROUP_COEFFICIENTS(entry) (((entry) >> 4) & 127)
-#define GROUP_END 0x800
+/// A group entry: bits 0-5 the bits it covers, bits 6-12 the coefficients its codes cover (before
+/// an end of block), bit 13 whether it ends with an end of block. 0: the next code and its value
+/// bits are longer than GROUP_BITS (or there is no such code).
+#define GROUP_LENGTH(entry) ((entry) & 63)
+#define GROUP_COEFFICIENTS(entry) (((entry) >> 6) & 127)
+#define GROUP_END 0x2000
 
 typedef struct huffman_table {
   bool defined;
@@ -61,9 +61,9 @@ static void huffman_build_groups(const huffman_table *table) {
       if (size > 10 || length + size > GROUP_BITS) continue;
       uint16_t entry = (uint16_t)(length + size);
       if (size > 0) {
-        entry |= (uint16_t)((run + 1) << 4);
+        entry |= (uint16_t)((run + 1) << 6);
       } else if (run == 15) {
-        entry |= 16 << 4;  // sixteen zeros
+        entry |= 16 << 6;  // sixteen zeros
       } else {
         entry |= GROUP_END;
       }
@@ -82,7 +82,7 @@ static void huffman_build_groups(const huffman_table *table) {
       if (coefficients + GROUP_COEFFICIENTS(next) > 64) break;
       used += length;
       coefficients += GROUP_COEFFICIENTS(next);
-      entry = (uint16_t)(used | coefficients << 4 | (next & GROUP_END));
+      entry = (uint16_t)(used | coefficients << 6 | (next & GROUP_END));
       if (next & GROUP_END) break;
     }
     table->group[pattern] = entry;
@@ -724,7 +724,8 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
 
 /// The AC codes of a block after its DC, when only where the block ends matters: whole groups
 /// of codes with their value bits per lookup (`huffman_table.group`) while they stay inside the
-/// block, one code at a time otherwise. `*used` bits of `*window` (loaded at `*at`) are read.
+/// block, one code at a time otherwise. `*window` holds the unread bits of the window loaded at
+/// `*at`, of which `*used` bits are read.
 /// False for a code the table lacks, more than 10 value bits or a run past the 64th coefficient.
 /// Always inlined, as skip_block is: the cursor then stays in registers from block to block.
 static inline __attribute__((always_inline)) bool skip_ac(const scan_bits *scan,
@@ -744,11 +745,12 @@ static inline __attribute__((always_inline)) bool skip_ac(const scan_bits *scan,
       consumed = 0;
     }
     for (int step = 0; step < 3; step++) {
-      uint16_t entry = group[(bits << consumed) >> (64 - GROUP_BITS)];
+      uint16_t entry = group[bits >> (64 - GROUP_BITS)];
       int after = k + GROUP_COEFFICIENTS(entry);
       // A group stays inside the block (an end of block only before the 64th coefficient);
       // every group but a lone end of block covers a coefficient, so at k = 64 none is taken.
       if (entry == 0 || after > ((entry & GROUP_END) ? 63 : 64)) goto single;
+      bits <<= GROUP_LENGTH(entry);
       consumed += GROUP_LENGTH(entry);
       if (entry & GROUP_END) goto done;
       k = after;
@@ -763,8 +765,9 @@ static inline __attribute__((always_inline)) bool skip_ac(const scan_bits *scan,
       consumed = 0;
     }
     int length;
-    int symbol = huffman_symbol(ac, (uint32_t)((bits << consumed) >> 32), &length);
+    int symbol = huffman_symbol(ac, (uint32_t)(bits >> 32), &length);
     if (symbol < 0 || (symbol & 15) > 10) return false;
+    bits <<= length + (symbol & 15);
     consumed += length + (symbol & 15);
     if ((symbol & 15) == 0) {
       if (symbol != 0xf0) break;  // end of block
@@ -781,9 +784,11 @@ done:
   return true;
 }
 
-/// Where indexing is in the data between blocks: `used` bits of `window` (loaded at `at`,
-/// `clean` as load_window said) are read. One cursor reads on from block to block and from MCU
-/// to MCU: a window is loaded again only when its bits run low, not at every MCU.
+/// Where indexing is in the data between blocks: `used` bits of the window loaded at `at`
+/// (`clean` as load_window said) are read, and `window` holds the rest, left-aligned (each code
+/// read shifts it, so the next lookup waits on one shift, not on a sum and a shift). One cursor
+/// reads on from block to block and from MCU to MCU: a window is loaded again only when its bits
+/// run low, not at every MCU.
 typedef struct bit_cursor {
   uint64_t at, window;
   int used;
@@ -820,11 +825,12 @@ static inline __attribute__((always_inline)) bool skip_block(const scan_bits *sc
     cursor_open(scan, cursor, cursor_position(scan, cursor));
   }
   // A DC code (≤ 16 bits) and its value bits (≤ 11) fit in the next 32 bits.
-  uint32_t word = (uint32_t)((cursor->window << cursor->used) >> 32);
+  uint32_t word = (uint32_t)(cursor->window >> 32);
   int length;
   int size = huffman_symbol(dc, word, &length);
   if (size < 0 || size > 11) return false;
   if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
+  cursor->window <<= length + size;
   cursor->used += length + size;
   if (check_range && (*predictor < -32767 || *predictor > 32767)) return false;
   return skip_ac(scan, ac, &cursor->at, &cursor->window, &cursor->clean, &cursor->used);
@@ -1098,20 +1104,27 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
     for (int part = 0; part < 3; part++) {
       shift[part] = absolute[part] - run->predictor[entry * 3 + (size_t)part];
     }
+    // The MCU's place, moved on MCU by MCU (no division per MCU).
+    uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+    const int32_t *dc = &run->dc[entry * (size_t)file->blocks_per_mcu];
     for (; entry < run->count; entry++, mcu++) {
       index->mcu_offset[mcu] = (uint32_t)run->offset[entry];
-      const int32_t *dc = &run->dc[entry * (size_t)file->blocks_per_mcu];
-      uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
       for (int part = 0; part < file->components; part++) {
         const component *c = &file->component[part];
         int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
-        for (int v = 0; v < down; v++) {
+        size_t row = (size_t)file->mcus_across * (size_t)across;
+        int16_t *block = &index->dc[part][dc_slot(file, part, x, y, 0, 0)];
+        for (int v = 0; v < down; v++, block += row) {
           for (int h = 0; h < across; h++) {
             int32_t value = *dc++ + shift[part];
             if (value < -32767 || value > 32767) return false;
-            index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)value;
+            block[h] = (int16_t)value;
           }
         }
+      }
+      if (++x == file->mcus_across) {
+        x = 0;
+        y++;
       }
     }
     if (run->next == TAIL_END) {
