@@ -142,6 +142,20 @@ final class ScratchFolder {
     #expect(try WholeFile.read(path: path) == Data("hello\n".utf8))
   }
 
+  /// Large files are read into memory of their own, its whole 2-MB stretches in huge pages: every
+  /// byte arrives, at sizes on, around and between the boundaries.
+  @Test(arguments: [(1 << 20) - 1, 1 << 20, (2 << 20) + 1, (4 << 20) + 4_097, 6 << 20])
+  func readsLargeFilesWhole(size: Int) throws {
+    let scratch = try ScratchFolder()
+    let path = scratch.path + "/photo"
+    // No stretch of the file repeats another at a page's distance.
+    let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 11) })
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let read = try WholeFile.read(path: path)
+    #expect(read.count == size)
+    #expect(read == bytes)
+  }
+
   @Test func aMissingFileIsMissing() {
     let error = #expect(throws: SystemError.self) { try WholeFile.read(path: "/nonexistent/f") }
     #expect(error?.isMissing == true)
