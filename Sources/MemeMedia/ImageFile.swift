@@ -25,6 +25,20 @@ public enum ImageFile {
     }
   }
 
+  /// Whether opening the text libraries beside reading the picture at `path` costs its `load`
+  /// nothing (`MemeRenderer.loadForEditing`): a file of a megabyte or more in a format whose
+  /// decoder memesh starts with (JPEG, PNG), whose read and decode outlast them. Loading a
+  /// small picture, or one whose format's own library is opened on demand (HEIF, WebP, GIF: the
+  /// dynamic loader opens one library at a time), would wait for them, and so would `exit`
+  /// after it. Looks at the file's size and first bytes only; false for anything it cannot
+  /// tell (the read then says what is wrong).
+  static func outlastsTextLibraries(path: String) -> Bool {
+    guard let (size, head) = WholeFile.head(path: path, count: ImageCodec.headSize),
+      size >= 1 << 20, let format = ImageCodec.sniff(head)
+    else { return false }
+    return ImageCodec.adapter(for: format)?.libraries.isEmpty == true
+  }
+
   // MARK: - Source pictures
 
   /// Loads `path` as the editor's picture: upright pixels, the original bytes with their

@@ -134,10 +134,15 @@ extension MemeRenderer {
   /// pixels the first time something needs them (a PNG share), and a JPEG share needs neither
   /// (its thumbnail comes from the DC coefficients). Any other picture is decoded at once
   /// (`loadPicture`).
+  ///
+  /// A loaded picture gets captioned: when its read and decode outlast opening the text
+  /// libraries (`ImageFile.outlastsTextLibraries`), those are opened beside them, on a thread
+  /// of its own (`CaptionRenderer.prepare`), first on the core the read leaves idle.
   public static func loadForEditing(
     path: String, displayPath: String? = nil, limits: DecodeLimits = .default
   ) throws -> (picture: SourcePicture, decoded: LoadedFacts) {
-    try loadForEditing(
+    if ImageFile.outlastsTextLibraries(path: path) { CaptionRenderer.prepare() }
+    return try loadForEditing(
       bytes: ImageFile.read(path: path), name: path, displayPath: displayPath, limits: limits)
   }
 

@@ -15,33 +15,14 @@ public enum WholeFile {
   /// The whole file at `path` (raw bytes of its name carried as `FileSystemName` scalars),
   /// failing as a `.read` `SystemError` naming `path`.
   public static func read(path: String, maxBytes: Int = maxBytes) throws(SystemError) -> Data {
-    func refused(_ refusal: SystemError.Refusal, code: Int32) -> SystemError {
-      SystemError(.read, path: path, code: code, refusal: refusal)
-    }
     func failed(_ code: Int32) -> SystemError { SystemError(.read, path: path, code: code) }
-    let cPath = FileSystemName.cString(path)
-    guard cPath.count > 1 else { throw refused(.noName, code: ENOENT) }
-    guard !cPath.dropLast().contains(0) else { throw refused(.nulInName, code: EINVAL) }
-    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below anyway).
-    let descriptor = cPath.withUnsafeBufferPointer { path -> Int32 in
-      guard let start = path.baseAddress else { return -1 }
-      return open(start, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    }
-    guard descriptor >= 0 else { throw failed(errno) }
+    let (descriptor, size) = try openRegular(path: path)
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw failed(errno) }
-    switch status.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: throw failed(EISDIR)
-    default: throw refused(.notRegularFile, code: EINVAL)
-    }
-    guard Int(status.st_size) <= maxBytes else {
-      throw refused(.tooLarge(limit: maxBytes), code: EFBIG)
+    guard size <= maxBytes else {
+      throw SystemError(.read, path: path, code: EFBIG, refusal: .tooLarge(limit: maxBytes))
     }
     // A buffer of exactly the file's size, handed to `Data` without a copy (`Data(count:)`
     // reserves a quarter more, 16 MB on a 64-MB GIF).
-    let size = Int(status.st_size)
     guard size > 0 else { return Data() }
     guard let buffer = Buffer(size) else { throw failed(ENOMEM) }
     var filled = 0
@@ -57,6 +38,50 @@ public enum WholeFile {
       filled += count
     }
     return buffer.data(count: filled)
+  }
+
+  /// The size of the file at `path` and its first `count` bytes (fewer for a shorter file), or
+  /// nil when `read(path:)` would fail: a look before reading it.
+  public static func head(path: String, count: Int) -> (size: Int, bytes: Data)? {
+    guard let (descriptor, size) = try? openRegular(path: path) else { return nil }
+    defer { close(descriptor) }
+    var bytes = Data(count: max(0, min(count, size)))
+    let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+    guard read == bytes.count else { return nil }
+    return (size, bytes)
+  }
+
+  /// Opens `path` for reading if it is a regular file: its descriptor (the caller closes it)
+  /// and size.
+  private static func openRegular(path: String) throws(SystemError) -> (Int32, Int) {
+    func refused(_ refusal: SystemError.Refusal, code: Int32) -> SystemError {
+      SystemError(.read, path: path, code: code, refusal: refusal)
+    }
+    func failed(_ code: Int32) -> SystemError { SystemError(.read, path: path, code: code) }
+    let cPath = FileSystemName.cString(path)
+    guard cPath.count > 1 else { throw refused(.noName, code: ENOENT) }
+    guard !cPath.dropLast().contains(0) else { throw refused(.nulInName, code: EINVAL) }
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below anyway).
+    let descriptor = cPath.withUnsafeBufferPointer { path -> Int32 in
+      guard let start = path.baseAddress else { return -1 }
+      return open(start, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    }
+    guard descriptor >= 0 else { throw failed(errno) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw failed(code)
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return (descriptor, Int(status.st_size))
+    case S_IFDIR:
+      close(descriptor)
+      throw failed(EISDIR)
+    default:
+      close(descriptor)
+      throw refused(.notRegularFile, code: EINVAL)
+    }
   }
 
   /// Memory for a file's bytes. A large file's comes from an anonymous mapping whose whole

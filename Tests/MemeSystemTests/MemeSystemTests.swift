@@ -156,6 +156,19 @@ final class ScratchFolder {
     #expect(read == bytes)
   }
 
+  @Test func headIsTheSizeAndFirstBytes() throws {
+    let scratch = try ScratchFolder()
+    let path = scratch.path + "/file"
+    try Data("hello\n".utf8).write(to: URL(fileURLWithPath: path))
+    let head = try #require(WholeFile.head(path: path, count: 4))
+    #expect(head.size == 6)
+    #expect(head.bytes == Data("hell".utf8))
+    #expect(WholeFile.head(path: path, count: 16)?.bytes == Data("hello\n".utf8))
+    #expect(WholeFile.head(path: "/nonexistent/f", count: 4) == nil)
+    #expect(WholeFile.head(path: scratch.path, count: 4) == nil, "a folder")
+    #expect(WholeFile.head(path: "/dev/null", count: 4) == nil, "not a regular file")
+  }
+
   @Test func aMissingFileIsMissing() {
     let error = #expect(throws: SystemError.self) { try WholeFile.read(path: "/nonexistent/f") }
     #expect(error?.isMissing == true)
