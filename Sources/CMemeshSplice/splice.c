@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <jpeglib.h>
@@ -18,12 +19,12 @@
 /// When only where a block ends matters (indexing), the AC codes and value bits that fit in the
 /// next GROUP_BITS bits are skipped together with one table lookup.
 #define GROUP_BITS 14
-/// A group entry: bits 0-3 the bits it covers, bits 4-10 the coefficients its codes cover
-/// (before an end of block), bit 11 whether it ends with an end of block. 0: the next code and
-/// its value bits are longer than GROUP_BITS (or there is no such code).
-#define GROUP_LENGTH(entry) ((entry) & 15)
-#define GROUP_COEFFICIENTS(entry) (((entry) >> 4) & 127)
-#define GROUP_END 0x800
+/// A group entry: bits 0-5 the bits it covers, bits 6-12 the coefficients its codes cover (before
+/// an end of block), bit 13 whether it ends with an end of block. 0: the next code and its value
+/// bits are longer than GROUP_BITS (or there is no such code).
+#define GROUP_LENGTH(entry) ((entry) & 63)
+#define GROUP_COEFFICIENTS(entry) (((entry) >> 6) & 127)
+#define GROUP_END 0x2000
 
 typedef struct huffman_table {
   bool defined;
@@ -60,9 +61,9 @@ static void huffman_build_groups(const huffman_table *table) {
       if (size > 10 || length + size > GROUP_BITS) continue;
       uint16_t entry = (uint16_t)(length + size);
       if (size > 0) {
-        entry |= (uint16_t)((run + 1) << 4);
+        entry |= (uint16_t)((run + 1) << 6);
       } else if (run == 15) {
-        entry |= 16 << 4;  // sixteen zeros
+        entry |= 16 << 6;  // sixteen zeros
       } else {
         entry |= GROUP_END;
       }
@@ -81,7 +82,7 @@ static void huffman_build_groups(const huffman_table *table) {
       if (coefficients + GROUP_COEFFICIENTS(next) > 64) break;
       used += length;
       coefficients += GROUP_COEFFICIENTS(next);
-      entry = (uint16_t)(used | coefficients << 4 | (next & GROUP_END));
+      entry = (uint16_t)(used | coefficients << 6 | (next & GROUP_END));
       if (next & GROUP_END) break;
     }
     table->group[pattern] = entry;
@@ -251,6 +252,21 @@ typedef struct bit_writer {
   int pending;
   bool failed;
 } bit_writer;
+
+/// Room for at least `*capacity` bytes (set to how many) that free() releases. From 1 MB on, in
+/// whole 2 MB pages the kernel is asked to back with transparent huge pages: a meme's 4 MB
+/// written into fresh 4 KB pages costs a page fault every 4 KB (about 1.5 ms for a 12-MP
+/// photo's on its own), into 2 MB pages two faults.
+static uint8_t *writer_room(size_t *capacity) {
+  const size_t huge = (size_t)2 << 20;
+  if (*capacity < huge / 2) return malloc(*capacity);
+  size_t rounded = (*capacity + huge - 1) & ~(huge - 1);
+  void *room = NULL;
+  if (rounded < *capacity || posix_memalign(&room, huge, rounded) != 0) return NULL;
+  madvise(room, rounded, MADV_HUGEPAGE);
+  *capacity = rounded;
+  return room;
+}
 
 static bool writer_reserve(bit_writer *writer, size_t more) {
   if (writer->failed) return false;
@@ -708,7 +724,8 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
 
 /// The AC codes of a block after its DC, when only where the block ends matters: whole groups
 /// of codes with their value bits per lookup (`huffman_table.group`) while they stay inside the
-/// block, one code at a time otherwise. `*used` bits of `*window` (loaded at `*at`) are read.
+/// block, one code at a time otherwise. `*window` holds the unread bits of the window loaded at
+/// `*at`, of which `*used` bits are read.
 /// False for a code the table lacks, more than 10 value bits or a run past the 64th coefficient.
 /// Always inlined, as skip_block is: the cursor then stays in registers from block to block.
 static inline __attribute__((always_inline)) bool skip_ac(const scan_bits *scan,
@@ -728,11 +745,12 @@ static inline __attribute__((always_inline)) bool skip_ac(const scan_bits *scan,
       consumed = 0;
     }
     for (int step = 0; step < 3; step++) {
-      uint16_t entry = group[(bits << consumed) >> (64 - GROUP_BITS)];
+      uint16_t entry = group[bits >> (64 - GROUP_BITS)];
       int after = k + GROUP_COEFFICIENTS(entry);
       // A group stays inside the block (an end of block only before the 64th coefficient);
       // every group but a lone end of block covers a coefficient, so at k = 64 none is taken.
       if (entry == 0 || after > ((entry & GROUP_END) ? 63 : 64)) goto single;
+      bits <<= GROUP_LENGTH(entry);
       consumed += GROUP_LENGTH(entry);
       if (entry & GROUP_END) goto done;
       k = after;
@@ -747,8 +765,9 @@ static inline __attribute__((always_inline)) bool skip_ac(const scan_bits *scan,
       consumed = 0;
     }
     int length;
-    int symbol = huffman_symbol(ac, (uint32_t)((bits << consumed) >> 32), &length);
+    int symbol = huffman_symbol(ac, (uint32_t)(bits >> 32), &length);
     if (symbol < 0 || (symbol & 15) > 10) return false;
+    bits <<= length + (symbol & 15);
     consumed += length + (symbol & 15);
     if ((symbol & 15) == 0) {
       if (symbol != 0xf0) break;  // end of block
@@ -765,9 +784,11 @@ done:
   return true;
 }
 
-/// Where indexing is in the data between blocks: `used` bits of `window` (loaded at `at`,
-/// `clean` as load_window said) are read. One cursor reads on from block to block and from MCU
-/// to MCU: a window is loaded again only when its bits run low, not at every MCU.
+/// Where indexing is in the data between blocks: `used` bits of the window loaded at `at`
+/// (`clean` as load_window said) are read, and `window` holds the rest, left-aligned (each code
+/// read shifts it, so the next lookup waits on one shift, not on a sum and a shift). One cursor
+/// reads on from block to block and from MCU to MCU: a window is loaded again only when its bits
+/// run low, not at every MCU.
 typedef struct bit_cursor {
   uint64_t at, window;
   int used;
@@ -804,11 +825,12 @@ static inline __attribute__((always_inline)) bool skip_block(const scan_bits *sc
     cursor_open(scan, cursor, cursor_position(scan, cursor));
   }
   // A DC code (≤ 16 bits) and its value bits (≤ 11) fit in the next 32 bits.
-  uint32_t word = (uint32_t)((cursor->window << cursor->used) >> 32);
+  uint32_t word = (uint32_t)(cursor->window >> 32);
   int length;
   int size = huffman_symbol(dc, word, &length);
   if (size < 0 || size > 11) return false;
   if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
+  cursor->window <<= length + size;
   cursor->used += length + size;
   if (check_range && (*predictor < -32767 || *predictor > 32767)) return false;
   return skip_ac(scan, ac, &cursor->at, &cursor->window, &cursor->clean, &cursor->used);
@@ -1082,20 +1104,27 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
     for (int part = 0; part < 3; part++) {
       shift[part] = absolute[part] - run->predictor[entry * 3 + (size_t)part];
     }
+    // The MCU's place, moved on MCU by MCU (no division per MCU).
+    uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+    const int32_t *dc = &run->dc[entry * (size_t)file->blocks_per_mcu];
     for (; entry < run->count; entry++, mcu++) {
       index->mcu_offset[mcu] = (uint32_t)run->offset[entry];
-      const int32_t *dc = &run->dc[entry * (size_t)file->blocks_per_mcu];
-      uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
       for (int part = 0; part < file->components; part++) {
         const component *c = &file->component[part];
         int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
-        for (int v = 0; v < down; v++) {
+        size_t row = (size_t)file->mcus_across * (size_t)across;
+        int16_t *block = &index->dc[part][dc_slot(file, part, x, y, 0, 0)];
+        for (int v = 0; v < down; v++, block += row) {
           for (int h = 0; h < across; h++) {
             int32_t value = *dc++ + shift[part];
             if (value < -32767 || value > 32767) return false;
-            index->dc[part][dc_slot(file, part, x, y, h, v)] = (int16_t)value;
+            block[h] = (int16_t)value;
           }
         }
+      }
+      if (++x == file->mcus_across) {
+        x = 0;
+        y++;
       }
     }
     if (run->next == TAIL_END) {
@@ -1164,82 +1193,134 @@ static bool tail_meets(const jpeg_file *file, scan_index *index, const tail_inde
 
 // MARK: - Scans with restart markers
 
-/// MCUs `first ..< end` of a scan with restart markers, indexed from bit `position` with
-/// `restarts` intervals already begun (the range starts on an interval's first MCU, DC
-/// prediction from zero). Two ranges split at a restart marker are indexed on two threads with
-/// nothing guessed: each interval's first byte is known from the markers.
-typedef struct restart_range {
+/// A scan with restart markers is indexed in chunks of restart intervals, each read from its
+/// first byte (known from the markers) with DC prediction from zero, so nothing is guessed. On
+/// a large scan the first thread claims chunks from the front and a second thread from the back
+/// until they meet: a thread slowed by another sharing its core claims fewer.
+typedef struct restart_chunks {
   const jpeg_file *file;
   scan_index *index;
-  size_t first, end;
-  uint64_t position;
-  size_t restarts;
-  memesh_splice_refusal refusal;
-} restart_range;
+  size_t intervals;
+  /// Intervals per claim.
+  size_t chunk;
+  /// The first interval not claimed from the front (high 32 bits) and the end of those not
+  /// claimed from the back (low 32 bits), claimed together by compare-and-swap.
+  uint64_t claims;
+  /// Set when an interval does not add up (the other thread then stops early).
+  int damaged;
+  /// The first interval the second thread indexed (`intervals`: none).
+  size_t second_first;
+  /// Where the last interval ended.
+  uint64_t end;
+} restart_chunks;
 
-static void *index_restart_range(void *argument) {
-  restart_range *range = argument;
-  const jpeg_file *file = range->file;
-  scan_index *index = range->index;
-  scan_bits scan = scan_of(index);
-  bit_cursor cursor;
-  cursor_open(&scan, &cursor, range->position);
-  int32_t predictor[3] = {0, 0, 0};
-  range->refusal = MEMESH_SPLICE_DAMAGED;
-  for (size_t mcu = range->first; mcu < range->end; mcu++) {
-    if (mcu > range->first && mcu % file->restart_interval == 0) {
-      // The interval ended: only its padding may be left before the next one's first byte.
-      if (range->restarts == index->segment_count) return NULL;
-      if (!ends_before(&scan, cursor_position(&scan, &cursor),
-                       index->segment_end[range->restarts])) {
-        return NULL;
-      }
-      cursor_open(&scan, &cursor, (uint64_t)index->segment[range->restarts++] * 8);
-      predictor[0] = predictor[1] = predictor[2] = 0;
+/// Claims the next chunk from the front or the back into `*first ..< *end`; false when none
+/// is left.
+static bool claim_chunk(restart_chunks *chunks, bool from_back, size_t *first, size_t *end) {
+  uint64_t claims = __atomic_load_n(&chunks->claims, __ATOMIC_RELAXED);
+  for (;;) {
+    size_t front = (size_t)(claims >> 32), back = (size_t)(claims & 0xffffffffu);
+    if (front >= back) return false;
+    size_t take = back - front < chunks->chunk ? back - front : chunks->chunk;
+    if (from_back) {
+      *first = back - take;
+      *end = back;
+      back -= take;
+    } else {
+      *first = front;
+      *end = front + take;
+      front += take;
     }
-    uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    if (!index_mcu(file, index, mcu, x, y, &cursor, predictor)) return NULL;
-    if (x + 1 == file->mcus_across) index->row_end[y] = cursor_position(&scan, &cursor);
+    if (__atomic_compare_exchange_n(&chunks->claims, &claims, (uint64_t)front << 32 | back, false,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      return true;
+    }
   }
-  range->position = cursor_position(&scan, &cursor);
-  range->refusal = MEMESH_SPLICE_OK;
+}
+
+/// Indexes restart intervals `first ..< end`: false when they do not add up (a code the tables
+/// lack, or more than an interval's padding before its marker).
+static bool index_intervals(restart_chunks *chunks, size_t first, size_t end) {
+  const jpeg_file *file = chunks->file;
+  scan_index *index = chunks->index;
+  scan_bits scan = scan_of(index);
+  size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
+  size_t interval = file->restart_interval;
+  for (size_t part = first; part < end; part++) {
+    if (__atomic_load_n(&chunks->damaged, __ATOMIC_RELAXED)) return false;
+    // Interval `part` begins after restart marker `part` - 1.
+    bit_cursor cursor;
+    cursor_open(&scan, &cursor, part == 0 ? 0 : (uint64_t)index->segment[part - 1] * 8);
+    int32_t predictor[3] = {0, 0, 0};
+    size_t last = (part + 1) * interval < mcus ? (part + 1) * interval : mcus;
+    for (size_t mcu = part * interval; mcu < last; mcu++) {
+      uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+      if (!index_mcu(file, index, mcu, x, y, &cursor, predictor)) return false;
+      if (x + 1 == file->mcus_across) index->row_end[y] = cursor_position(&scan, &cursor);
+    }
+    uint64_t position = cursor_position(&scan, &cursor);
+    if (part + 1 == chunks->intervals) {
+      chunks->end = position;
+    } else if (!ends_before(&scan, position, index->segment_end[part])) {
+      return false;  // only the interval's padding may be left before its marker
+    }
+  }
+  return true;
+}
+
+/// Indexes chunks claimed from the front or the back until none is left or one is damaged.
+static void index_chunks(restart_chunks *chunks, bool from_back) {
+  size_t first, end;
+  while (claim_chunk(chunks, from_back, &first, &end)) {
+    if (from_back) chunks->second_first = first;
+    if (!index_intervals(chunks, first, end)) {
+      __atomic_store_n(&chunks->damaged, 1, __ATOMIC_RELAXED);
+      return;
+    }
+  }
+}
+
+static void *index_chunks_from_back(void *argument) {
+  index_chunks(argument, true);
   return NULL;
 }
 
-/// Indexes a scan with restart markers: a large one in two ranges on two threads, split at the
-/// marker nearest its middle. Leaves where it ended in `end->position`.
+/// Indexes a scan with restart markers (see restart_chunks); `*end` gets where its data ended.
+/// With `wait_for_second` (tests) the second thread indexes from the interval after the marker
+/// nearest the middle to the end, waited for, and the first thread the rest.
 static memesh_splice_refusal index_with_restarts(const jpeg_file *file, scan_index *index,
-                                                 restart_range *end) {
+                                                 bool wait_for_second, uint64_t *end) {
   size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
-  restart_range head = {.file = file, .index = index, .end = mcus};
-  restart_range tail = head;
-  size_t split = index->segment_count / 2;  // segment[split] begins interval split + 1
-  size_t middle = (split + 1) * (size_t)file->restart_interval;
+  size_t intervals = (mcus + file->restart_interval - 1) / file->restart_interval;
+  // Every interval after the first begins after a marker of its own.
+  if (index->segment_count + 1 != intervals) return MEMESH_SPLICE_DAMAGED;
+  size_t middle = index->segment_count / 2 + 1;
+  restart_chunks chunks = {.file = file,
+                           .index = index,
+                           .intervals = intervals,
+                           .chunk = intervals >= 128 ? intervals / 64 : 1,
+                           .claims = intervals,
+                           .second_first = intervals};
   pthread_t helper;
   bool helped = false;
-  if (mcus >= TAIL_MIN_MCUS && index->segment_count >= 2 && middle < mcus) {
-    head.end = tail.first = middle;
-    tail.position = (uint64_t)index->segment[split] * 8;
-    tail.restarts = split + 1;
-    helped = pthread_create(&helper, NULL, index_restart_range, &tail) == 0;
-    if (!helped) head.end = mcus;
-  }
-  index->tail_mcu = helped ? middle : 0;
-  index_restart_range(&head);
-  if (!helped) {
-    *end = head;
-  } else {
-    pthread_join(helper, NULL);
-    if (head.refusal != MEMESH_SPLICE_OK) return head.refusal;
-    // The head must end where the tail began: in the padding before that marker.
-    scan_bits scan = scan_of(index);
-    if (head.restarts != split || !ends_before(&scan, head.position, index->segment_end[split])) {
-      return MEMESH_SPLICE_DAMAGED;
+  if (mcus >= TAIL_MIN_MCUS && intervals >= 2) {
+    if (wait_for_second) chunks.claims = (uint64_t)middle << 32 | intervals;
+    helped = pthread_create(&helper, NULL, index_chunks_from_back, &chunks) == 0;
+    if (helped && wait_for_second) {
+      pthread_join(helper, NULL);
+      helped = false;
+      if (!chunks.damaged) chunks.claims = middle;
+    } else if (!helped) {
+      chunks.claims = intervals;
     }
-    *end = tail;
   }
-  if (end->refusal != MEMESH_SPLICE_OK) return end->refusal;
-  return end->restarts == index->segment_count ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
+  index_chunks(&chunks, false);
+  if (helped) pthread_join(helper, NULL);
+  index->tail_mcu =
+      chunks.second_first < intervals ? chunks.second_first * file->restart_interval : 0;
+  if (chunks.damaged) return MEMESH_SPLICE_DAMAGED;
+  *end = chunks.end;
+  return MEMESH_SPLICE_OK;
 }
 
 /// Indexes every MCU of the scan: its bit offset, and each block's DC value. Reads every code
@@ -1277,13 +1358,13 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
     if (index->dc[part] == NULL) return MEMESH_SPLICE_FAILED;
   }
   if (file->restart_interval > 0) {
-    restart_range end;
-    refusal = index_with_restarts(file, index, &end);
+    uint64_t end = 0;
+    refusal = index_with_restarts(file, index, wait_for_tail, &end);
     if (refusal != MEMESH_SPLICE_OK) return refusal;
-    index->mcu_offset[mcus] = (uint32_t)end.position;
+    index->mcu_offset[mcus] = (uint32_t)end;
     // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
     scan_bits scan = scan_of(index);
-    return ends_before(&scan, end.position, scan.end) ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
+    return ends_before(&scan, end, scan.end) ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
   }
   scan_bits scan = scan_of(index);
   bit_cursor reader;
@@ -1846,8 +1927,6 @@ typedef struct splice_job {
   const memesh_splice_request *request;
   uint32_t first_column, end_column;  // MCU columns of the crop
   uint32_t first_row;                 // the source's MCU row of the crop's top
-  char *message;
-  size_t message_size;
 } splice_job;
 
 /// A run of touched MCU rows (in the crop) and its rows as libjpeg encoded them.
@@ -1857,6 +1936,8 @@ typedef struct band {
   unsigned long encoded_size;
   memesh_splice_refusal refusal;
   char message[160];
+  /// Set (under the work's lock) once `encoded` and `refusal` are final.
+  bool made;
 } band;
 
 /// Decodes the source's MCU rows of `part` (a small JPEG of just the crop's part of those rows:
@@ -1878,7 +1959,12 @@ static void make_band(const splice_job *job, band *part) {
     part->refusal = MEMESH_SPLICE_DAMAGED;
     return;
   }
-  bit_writer small = {0};
+  // Room for the source's bytes of these rows and the headers (no copy as it grows).
+  const scan_index *index = job->index;
+  uint64_t bits = index->row_end[end - 1] - index->mcu_offset[(size_t)row * file->mcus_across];
+  bit_writer small = {.capacity = file->scan_offset + bits / 8 + bits / 64 + 4096};
+  small.bytes = malloc(small.capacity);
+  if (small.bytes == NULL) small.capacity = 0;
   int32_t small_predictor[3] = {0, 0, 0};
   if (!write_headers(&small, file, request->crop_width, source_height, false, NULL, 0)) {
     part->refusal = MEMESH_SPLICE_FAILED;
@@ -1903,19 +1989,19 @@ done:
   free(small.bytes);
 }
 
-/// Ends the MCU row being written: pads the byte, then RSTn (n counts restarts modulo 8).
-static void write_restart(bit_writer *writer, uint32_t *restarts) {
+/// Starts MCU row `row` (> 0) of the meme: pads the byte, then the restart marker before it,
+/// RSTn with n = (row - 1) modulo 8 (one marker between each two rows).
+static void write_restart(bit_writer *writer, uint32_t row) {
   flush_bits(writer);
-  uint8_t marker[2] = {0xff, (uint8_t)(0xd0 + (*restarts & 7))};
+  uint8_t marker[2] = {0xff, (uint8_t)(0xd0 + ((row - 1) & 7))};
   writer_bytes(writer, marker, 2);
-  (*restarts)++;
 }
 
 /// Appends `part`'s rows, each after a restart marker (but a first row of the scan). With the
 /// source's own tables libjpeg's bytes for each row are copied as they are; otherwise every
-/// block is read back and Huffman-coded again with the source's tables.
-static memesh_splice_refusal write_band(const splice_job *job, band *part, bit_writer *writer,
-                                        uint32_t *restarts) {
+/// block is read back and Huffman-coded again with the source's tables. Why not: in
+/// `part->message`.
+static memesh_splice_refusal write_band(const splice_job *job, band *part, bit_writer *writer) {
   const jpeg_file *file = job->file;
   jpeg_file *encoded = malloc(sizeof *encoded);
   scan_index index = {0};
@@ -1923,12 +2009,12 @@ static memesh_splice_refusal write_band(const splice_job *job, band *part, bit_w
   if (encoded == NULL) return refusal;
   uint32_t rows = part->end - part->row;
   if (read_headers(encoded, part->encoded, part->encoded_size, true) != MEMESH_SPLICE_OK) {
-    snprintf(job->message, job->message_size, "libjpeg wrote a band memesh cannot read");
+    snprintf(part->message, sizeof part->message, "libjpeg wrote a band memesh cannot read");
   } else if (encoded->components != file->components ||
              encoded->mcus_across != job->end_column - job->first_column ||
              encoded->mcu_rows != rows || encoded->mcu_width != file->mcu_width ||
              encoded->mcu_height != file->mcu_height) {
-    snprintf(job->message, job->message_size, "libjpeg wrote a band of another layout");
+    snprintf(part->message, sizeof part->message, "libjpeg wrote a band of another layout");
   } else if (file->tables_complete) {
     // Rows between RSTn markers, up to EOI.
     const uint8_t *data = part->encoded;
@@ -1941,7 +2027,7 @@ static memesh_splice_refusal write_band(const splice_job *job, band *part, bit_w
       }
       uint8_t marker = data[at + 1];
       if (marker != 0xd9 && (marker < 0xd0 || marker > 0xd7)) break;
-      if (part->row + row > 0) write_restart(writer, restarts);
+      if (part->row + row > 0) write_restart(writer, part->row + row);
       writer_bytes(writer, data + start, at - start);
       row++;
       at += 2;
@@ -1951,14 +2037,14 @@ static memesh_splice_refusal write_band(const splice_job *job, band *part, bit_w
     if (row == rows && data[at - 1] == 0xd9) {
       refusal = MEMESH_SPLICE_OK;
     } else {
-      snprintf(job->message, job->message_size, "libjpeg wrote a band of unexpected rows");
+      snprintf(part->message, sizeof part->message, "libjpeg wrote a band of unexpected rows");
     }
   } else if (unstuff(encoded, &index) == MEMESH_SPLICE_OK) {
     refusal = MEMESH_SPLICE_OK;
     uint64_t position = 0;
     int32_t band_predictor[3] = {0, 0, 0};
     for (uint32_t row = 0; row < rows && refusal == MEMESH_SPLICE_OK; row++) {
-      if (part->row + row > 0) write_restart(writer, restarts);
+      if (part->row + row > 0) write_restart(writer, part->row + row);
       int32_t predictor[3] = {0, 0, 0};
       for (uint32_t mcu = 0; mcu < encoded->mcus_across && refusal == MEMESH_SPLICE_OK; mcu++) {
         refusal = recode_mcu(encoded, index.bits, &position, index.bit_count, band_predictor,
@@ -1966,7 +2052,7 @@ static memesh_splice_refusal write_band(const splice_job *job, band *part, bit_w
       }
     }
   } else {
-    snprintf(job->message, job->message_size, "libjpeg wrote a band memesh cannot read");
+    snprintf(part->message, sizeof part->message, "libjpeg wrote a band memesh cannot read");
   }
   scan_index_free(&index);
   free(encoded);
@@ -1997,38 +2083,125 @@ static uint32_t balance_bands(band *bands, uint32_t count) {
   return count;
 }
 
-/// The bands still to make, shared by the threads that make them.
-typedef struct band_queue {
+/// A piece of the meme's scan, in row order: a band's rows, or one row no caption touches. Its
+/// bytes (its restart marker first, its last byte padded) depend on nothing written before it,
+/// so any thread may write it.
+typedef struct piece {
+  uint32_t row;
+  band *band;  // NULL: an untouched row, copied
+  /// Where its bytes went: in place in the output (-1), or in that thread's side buffer.
+  int side;
+  size_t offset, length;
+  memesh_splice_refusal refusal;
+} piece;
+
+/// The splice's work, shared by its two threads. Each first makes bands (libjpeg) while there
+/// are bands to make, then writes pieces: the first thread from the front, in place in the
+/// output, while the piece there is ready; otherwise, and the second thread always, from the
+/// back into a side buffer of its own. The side buffers' pieces are then copied after the
+/// output's, in order: the output is the same bytes whichever thread wrote what.
+typedef struct splice_work {
   const splice_job *job;
   band *bands;
-  uint32_t count;
-  uint32_t next;  // taken with an atomic add
-} band_queue;
+  uint32_t band_count;
+  uint32_t next_band;  // taken with an atomic add
+  piece *pieces;
+  uint32_t piece_count;
+  bit_writer *output;
+  bit_writer side[2];
+  pthread_mutex_t lock;
+  pthread_cond_t band_made;
+  /// Pieces not yet taken: front ..< back (under the lock).
+  uint32_t front, back;
+  /// A piece failed: the threads stop taking more (under the lock).
+  bool failed;
+  /// When the last band was made (under the lock).
+  uint64_t bands_done_ns;
+} splice_work;
 
-static void *band_worker(void *argument) {
-  band_queue *queue = argument;
+/// Writes `part` to `writer`: a band as `write_band` does, a copied row after its restart
+/// marker (its first MCU coded again for the DC prediction from zero, the rest as bits).
+static memesh_splice_refusal write_piece(const splice_work *work, piece *part,
+                                         bit_writer *writer) {
+  const splice_job *job = work->job;
+  memesh_splice_refusal refusal;
+  if (part->band != NULL) {
+    refusal = part->band->refusal;
+    if (refusal == MEMESH_SPLICE_OK) refusal = write_band(job, part->band, writer);
+    // Written: libjpeg's bytes are not needed again.
+    free(part->band->encoded);
+    part->band->encoded = NULL;
+  } else {
+    if (part->row > 0) write_restart(writer, part->row);
+    int32_t predictor[3] = {0, 0, 0};
+    refusal = copy_mcus(job->file, job->index, job->first_row + part->row, job->first_column,
+                        job->end_column, writer, predictor);
+  }
+  flush_bits(writer);
+  if (refusal == MEMESH_SPLICE_OK && writer->failed) refusal = MEMESH_SPLICE_FAILED;
+  return refusal;
+}
+
+/// One thread's share of the splice (`thread` 0 writes in place, see `splice_work`).
+static void splice_thread(splice_work *work, int thread) {
   for (;;) {
-    uint32_t at = __atomic_fetch_add(&queue->next, 1, __ATOMIC_RELAXED);
-    if (at >= queue->count) return NULL;
-    make_band(queue->job, &queue->bands[at]);
+    uint32_t at = __atomic_fetch_add(&work->next_band, 1, __ATOMIC_RELAXED);
+    if (at >= work->band_count) break;
+    band *part = &work->bands[at];
+    make_band(work->job, part);
+    pthread_mutex_lock(&work->lock);
+    part->made = true;
+    work->bands_done_ns = now_ns();
+    pthread_cond_broadcast(&work->band_made);
+    pthread_mutex_unlock(&work->lock);
+  }
+  for (;;) {
+    pthread_mutex_lock(&work->lock);
+    if (work->failed || work->front >= work->back) {
+      pthread_mutex_unlock(&work->lock);
+      return;
+    }
+    piece *part;
+    bit_writer *writer;
+    const piece *first = &work->pieces[work->front];
+    if (thread == 0 && (first->band == NULL || first->band->made)) {
+      part = &work->pieces[work->front++];
+      part->side = -1;
+      writer = work->output;
+    } else {
+      part = &work->pieces[--work->back];
+      part->side = thread;
+      writer = &work->side[thread];
+    }
+    // Every band is being made by now: one not yet made is the other thread's, soon done.
+    while (part->band != NULL && !part->band->made) {
+      pthread_cond_wait(&work->band_made, &work->lock);
+    }
+    pthread_mutex_unlock(&work->lock);
+    part->offset = writer->length;
+    part->refusal = write_piece(work, part, writer);
+    part->length = writer->length - part->offset;
+    if (part->refusal != MEMESH_SPLICE_OK) {
+      pthread_mutex_lock(&work->lock);
+      work->failed = true;
+      pthread_mutex_unlock(&work->lock);
+    }
   }
 }
 
-/// The crop at 1/8 scale from each block's DC value (a block's mean is DC × Q₀ / 8 + 128): one
-/// pixel per 8×8 pixels of the crop, each component's block found through per-column and
-/// per-row tables (no division per pixel), converted from YCbCr with integer arithmetic.
-static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
-                           const memesh_splice_request *request, uint32_t *width,
-                           uint32_t *height) {
-  *width = (request->crop_width + 7) / 8;
-  *height = (request->crop_height + 7) / 8;
-  uint8_t *pixels = malloc((size_t)*width * *height * 4);
-  uint32_t *columns = malloc((size_t)*width * 3 * sizeof *columns);
-  if (pixels == NULL || columns == NULL) {
-    free(pixels);
-    free(columns);
-    return NULL;
-  }
+static void *splice_helper(void *argument) {
+  splice_thread(argument, 1);
+  return NULL;
+}
+
+/// The crop `x, y, width × height` at 1/8 scale from each block's DC value (a block's mean is
+/// DC × Q₀ / 8 + 128) into `pixels`: one pixel per 8×8 pixels of the crop, each component's
+/// block found through per-column and per-row tables (no division per pixel), converted from
+/// YCbCr with integer arithmetic. False when out of memory.
+static bool dc_preview(const jpeg_file *file, const scan_index *index, uint32_t crop_x,
+                       uint32_t crop_y, uint32_t width, uint32_t height, uint8_t *pixels) {
+  uint32_t *columns = malloc((size_t)width * 3 * sizeof *columns);
+  if (columns == NULL) return false;
   int64_t scale[3];  // Q₀ / 8 in 1/256ths
   size_t across[3], down[3];
   for (int part = 0; part < file->components; part++) {
@@ -2036,23 +2209,23 @@ static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
     scale[part] = file->quant[c->quant][0] * 32;
     across[part] = (size_t)file->mcus_across * (file->components == 1 ? 1 : c->h);
     down[part] = (size_t)file->mcu_rows * (file->components == 1 ? 1 : c->v);
-    for (uint32_t x = 0; x < *width; x++) {
-      size_t px = request->crop_x + (size_t)x * 8;
+    for (uint32_t x = 0; x < width; x++) {
+      size_t px = crop_x + (size_t)x * 8;
       size_t bx = file->components == 1 ? px / 8 : px * c->h / (size_t)file->h_max / 8;
       columns[(size_t)x * 3 + (size_t)part] = (uint32_t)(bx < across[part] ? bx : across[part] - 1);
     }
   }
-  for (uint32_t y = 0; y < *height; y++) {
+  for (uint32_t y = 0; y < height; y++) {
     const int16_t *row[3] = {NULL, NULL, NULL};
-    size_t py = request->crop_y + (size_t)y * 8;
+    size_t py = crop_y + (size_t)y * 8;
     for (int part = 0; part < file->components; part++) {
       const component *c = &file->component[part];
       size_t by = file->components == 1 ? py / 8 : py * c->v / (size_t)file->v_max / 8;
       if (by >= down[part]) by = down[part] - 1;
       row[part] = index->dc[part] + by * across[part];
     }
-    uint8_t *out = pixels + (size_t)y * *width * 4;
-    for (uint32_t x = 0; x < *width; x++, out += 4) {
+    uint8_t *out = pixels + (size_t)y * width * 4;
+    for (uint32_t x = 0; x < width; x++, out += 4) {
       // Luma and chroma offsets in 1/256ths, then the JFIF conversion in 1/65536ths.
       // 64 bits: a 16-bit quantization table's Q₀ times a DC near its limit overflows 32.
       int64_t luma = (int64_t)row[0][columns[(size_t)x * 3]] * scale[0] + (128 << 8);
@@ -2073,7 +2246,7 @@ static uint8_t *dc_preview(const jpeg_file *file, const scan_index *index,
     }
   }
   free(columns);
-  return pixels;
+  return true;
 }
 
 /// A JPEG read and indexed: its headers and its scan's MCU offsets, DC predictors and values.
@@ -2128,6 +2301,7 @@ memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
   bit_writer writer = {0};
   uint8_t *touched = NULL;
   band *bands = NULL;
+  piece *pieces = NULL;
   uint32_t band_total = 0;
   memesh_splice_refusal refusal = MEMESH_SPLICE_OK;
   if (request->crop_x % file->mcu_width != 0 || request->crop_y % file->mcu_height != 0 ||
@@ -2140,7 +2314,7 @@ memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
   }
   uint64_t started = now_ns();
   splice_job job = {file, index, request, request->crop_x / file->mcu_width, 0,
-                    request->crop_y / file->mcu_height, message, message_size};
+                    request->crop_y / file->mcu_height};
   job.end_column = job.first_column + (request->crop_width + file->mcu_width - 1) / file->mcu_width;
   uint32_t rows = (request->crop_height + file->mcu_height - 1) / file->mcu_height;
   result->mcu_rows = rows;
@@ -2162,7 +2336,7 @@ memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
   }
 
   writer.capacity = file->file_size + file->file_size / 8 + 65536;
-  writer.bytes = malloc(writer.capacity);
+  writer.bytes = writer_room(&writer.capacity);
   if (writer.bytes == NULL ||
       !write_headers(&writer, file, request->crop_width, request->crop_height, true,
                      request->recipe, job.end_column - job.first_column)) {
@@ -2186,49 +2360,62 @@ memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
     }
   }
   band_count = balance_bands(bands, band_count);
-  uint64_t band_started = now_ns();
-  band_queue queue = {&job, bands, band_count, 0};
-  pthread_t helper;
-  bool helped = band_count > 1 && pthread_create(&helper, NULL, band_worker, &queue) == 0;
-  band_worker(&queue);
-  if (helped) pthread_join(helper, NULL);
-  for (uint32_t at = 0; at < band_count && refusal == MEMESH_SPLICE_OK; at++) {
-    refusal = bands[at].refusal;
-    if (refusal != MEMESH_SPLICE_OK) snprintf(message, message_size, "%s", bands[at].message);
+  // The pieces in row order: each band, and each row between them. Every MCU row comes after
+  // a restart marker (DC prediction from zero): a copied row's first MCU is coded again for
+  // that, the rest of its bits copied; a band's rows come whole.
+  pieces = calloc(rows, sizeof *pieces);
+  if (pieces == NULL) {
+    refusal = MEMESH_SPLICE_FAILED;
+    goto done;
   }
-  result->band_ns = now_ns() - band_started;
-  // Every MCU row after a restart marker (DC prediction from zero): a copied row's first
-  // MCU is coded again for that, the rest of its bits copied; a band's rows come whole.
-  uint32_t next_band = 0, restarts = 0;
-  for (uint32_t row = 0; row < rows && refusal == MEMESH_SPLICE_OK;) {
-    if (next_band < band_count && bands[next_band].row == row) {
-      result->touched_rows += bands[next_band].end - row;
-      refusal = write_band(&job, &bands[next_band], &writer, &restarts);
-      row = bands[next_band++].end;
-    } else {
-      if (row > 0) write_restart(&writer, &restarts);
-      int32_t predictor[3] = {0, 0, 0};
-      refusal = copy_mcus(file, index, job.first_row + row, job.first_column, job.end_column,
-                          &writer, predictor);
-      row++;
+  uint32_t piece_count = 0;
+  for (uint32_t row = 0, next_band = 0; row < rows; piece_count++) {
+    bool starts_band = next_band < band_count && bands[next_band].row == row;
+    pieces[piece_count] = (piece){.row = row, .band = starts_band ? &bands[next_band] : NULL};
+    row = starts_band ? bands[next_band++].end : row + 1;
+  }
+  uint64_t band_started = now_ns();
+  splice_work work = {.job = &job, .bands = bands, .band_count = band_count,
+                      .pieces = pieces, .piece_count = piece_count, .output = &writer,
+                      .back = piece_count, .bands_done_ns = band_started};
+  pthread_mutex_init(&work.lock, NULL);
+  pthread_cond_init(&work.band_made, NULL);
+  // Room for about as many bytes as the source's, in pages only touched when written (small
+  // ones: the output's are large).
+  work.side[1].capacity = file->file_size;
+  work.side[1].bytes = malloc(work.side[1].capacity);
+  if (work.side[1].bytes == NULL) work.side[1].capacity = 0;
+  pthread_t helper;
+  bool helped = piece_count > 1 && pthread_create(&helper, NULL, splice_helper, &work) == 0;
+  splice_thread(&work, 0);
+  if (helped) pthread_join(helper, NULL);
+  pthread_mutex_destroy(&work.lock);
+  pthread_cond_destroy(&work.band_made);
+  result->band_ns = work.bands_done_ns - band_started;
+  for (uint32_t at = 0; at < band_count; at++) {
+    result->touched_rows += bands[at].end - bands[at].row;
+  }
+  // The first piece that failed, in row order, says why (pieces after a failure may be left).
+  for (uint32_t at = 0; at < piece_count && refusal == MEMESH_SPLICE_OK; at++) {
+    refusal = pieces[at].refusal;
+    if (refusal != MEMESH_SPLICE_OK && pieces[at].band != NULL) {
+      snprintf(message, message_size, "%s", pieces[at].band->message);
     }
   }
+  // The pieces written aside, after those written in place.
+  for (uint32_t at = work.front; at < piece_count && refusal == MEMESH_SPLICE_OK; at++) {
+    const bit_writer *side = &work.side[pieces[at].side];
+    writer_bytes(&writer, side->bytes + pieces[at].offset, pieces[at].length);
+  }
+  free(work.side[0].bytes);
+  free(work.side[1].bytes);
   if (refusal != MEMESH_SPLICE_OK) goto done;
-  flush_bits(&writer);
   writer_bytes(&writer, "\xff\xd9", 2);
   if (writer.failed) {
     refusal = MEMESH_SPLICE_FAILED;
     goto done;
   }
   result->write_ns = now_ns() - started - result->band_ns;
-  if (request->want_preview) {
-    result->preview = dc_preview(file, index, request, &result->preview_width,
-                                 &result->preview_height);
-    if (result->preview == NULL) {
-      refusal = MEMESH_SPLICE_FAILED;
-      goto done;
-    }
-  }
   result->jpeg = writer.bytes;
   result->jpeg_size = writer.length;
   writer.bytes = NULL;
@@ -2236,15 +2423,23 @@ done:
   if (refusal == MEMESH_SPLICE_DAMAGED && message_size > 0 && message[0] == 0) {
     snprintf(message, message_size, "its markers or entropy-coded data do not add up");
   }
-  if (refusal != MEMESH_SPLICE_OK) {
-    free(result->preview);
-    result->preview = NULL;
-  }
   for (uint32_t at = 0; bands != NULL && at < band_total; at++) free(bands[at].encoded);
   free(bands);
+  free(pieces);
   free(touched);
   free(writer.bytes);
   return refusal;
+}
+
+bool memesh_splice_preview(const memesh_splice_source *source, uint32_t crop_x, uint32_t crop_y,
+                           uint32_t crop_width, uint32_t crop_height, uint8_t *pixels) {
+  const jpeg_file *file = &source->file;
+  if (crop_width == 0 || crop_height == 0 || crop_x >= file->width || crop_y >= file->height ||
+      crop_width > file->width - crop_x || crop_height > file->height - crop_y) {
+    return false;
+  }
+  return dc_preview(file, &source->index, crop_x, crop_y, (crop_width + 7) / 8,
+                    (crop_height + 7) / 8, pixels);
 }
 
 memesh_splice_refusal memesh_splice_jpeg(const uint8_t *jpeg, size_t size,

@@ -128,9 +128,9 @@ public enum JPEGSplice {
   }
 
   /// Splices `canvases` (laid out for `plan.rect`'s size) into `source`, with `recipe` in a
-  /// comment; `preview` asks for the 1/8-scale picture of the crop as well.
+  /// comment.
   static func splice(
-    _ source: Source, plan: Plan, canvases: [CaptionCanvas], recipe: String, preview: Bool
+    _ source: Source, plan: Plan, canvases: [CaptionCanvas], recipe: String
   ) -> Result<Spliced, Refusal> {
     CaptionCanvas.withOverlay(canvases) { overlay in
       recipe.withCString { recipe in
@@ -138,7 +138,7 @@ public enum JPEGSplice {
           memesh_splice_request(
             crop_x: UInt32(plan.rect.x), crop_y: UInt32(plan.rect.y),
             crop_width: UInt32(plan.rect.width), crop_height: UInt32(plan.rect.height),
-            overlay: overlay, recipe: recipe, max_pixels: 0, want_preview: preview ? 1 : 0))
+            overlay: overlay, recipe: recipe, max_pixels: 0))
       }
     }
   }
@@ -153,18 +153,10 @@ public enum JPEGSplice {
         decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       return .failure(Refusal(code, message: text))
     }
-    var picture: RGBAImage?
-    if let pixels = result.preview {
-      let (width, height) = (Int(result.preview_width), Int(result.preview_height))
-      picture = RGBAImage(
-        width: width, height: height,
-        pixels: [UInt8](UnsafeBufferPointer(start: pixels, count: width * height * 4)))
-      memesh_splice_free(pixels)
-    }
     return .success(
       Spliced(
         jpeg: Data(bytesNoCopy: jpeg, count: result.jpeg_size, deallocator: .free),
-        preview: picture, mcuRows: Int(result.mcu_rows), touchedRows: Int(result.touched_rows),
+        preview: nil, mcuRows: Int(result.mcu_rows), touchedRows: Int(result.touched_rows),
         scanMilliseconds: scanMilliseconds,
         bandMilliseconds: Double(result.band_ns) / 1e6,
         writeMilliseconds: Double(result.write_ns) / 1e6))
@@ -174,8 +166,8 @@ public enum JPEGSplice {
 
 extension JPEGSplice {
   /// Splices nothing drawn but the rows `regions` (in the crop) reach, decoded and encoded
-  /// again: the splicer's every path without fonts, for the fuzzer and tests
-  /// (`waitForSecondThread`: see `Source.open`).
+  /// again: the splicer's every path without fonts, for the fuzzer and tests, with the crop's
+  /// 1/8-scale preview (`waitForSecondThread`: see `Source.open`).
   public static func splice(
     _ bytes: Data, crop: Crop, regions: [PixelRect], maxPixels: Int,
     waitForSecondThread: Bool = false
@@ -205,8 +197,12 @@ extension JPEGSplice {
           memesh_splice_request(
             crop_x: UInt32(plan.rect.x), crop_y: UInt32(plan.rect.y),
             crop_width: UInt32(plan.rect.width), crop_height: UInt32(plan.rect.height),
-            overlay: overlay, recipe: nil, max_pixels: 0, want_preview: 1))
+            overlay: overlay, recipe: nil, max_pixels: 0))
       }
+    }.map { spliced in
+      var spliced = spliced
+      spliced.preview = source.preview(of: plan.rect)
+      return spliced
     }
   }
 }
@@ -254,6 +250,22 @@ extension JPEGSplice {
 
     /// The first MCU the second indexing thread contributed (0: one thread indexed them all).
     var tailMCU: Int { Int(memesh_splice_tail_mcu(handle)) }
+
+    /// `rect` of the photo at 1/8 scale (a pixel per 8×8, rounded up) from the DC coefficients
+    /// the index holds: no decoding. Only reads the index, so it may be made while another
+    /// thread splices. Nil for a rect outside the photo, or out of memory.
+    func preview(of rect: PixelRect) -> RGBAImage? {
+      guard rect.x >= 0, rect.y >= 0, rect.width > 0, rect.height > 0 else { return nil }
+      let (width, height) = ((rect.width + 7) / 8, (rect.height + 7) / 8)
+      var made = false
+      let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+        made = memesh_splice_preview(
+          handle, UInt32(clamping: rect.x), UInt32(clamping: rect.y),
+          UInt32(clamping: rect.width), UInt32(clamping: rect.height), buffer.baseAddress)
+        count = made ? buffer.count : 0
+      }
+      return made ? RGBAImage(width: width, height: height, pixels: pixels) : nil
+    }
 
     /// Splices as `request` asks (only reads the index: any thread may).
     func write(_ request: memesh_splice_request) -> Result<Spliced, Refusal> {

@@ -7,7 +7,8 @@ extension MemeRenderer {
   /// A JPEG meme of a JPEG photo spliced into the photo's own coded data (`JPEGSplice`): the
   /// blocks no caption touches are kept exactly, and the photo is never decoded whole. Its
   /// thumbnail comes from the DC coefficients (a free 1/8-scale picture) or, for a small photo,
-  /// from the preview proxy. The failure says why the photo must be encoded whole.
+  /// from the preview proxy, and is made on a thread of its own while the captions are laid out
+  /// and spliced. The failure says why the photo must be encoded whole.
   func spliced(
     _ state: EditorState, picture: SourcePicture, recipe: EmbeddedRecipe
   ) throws -> Result<Output, JPEGSplice.Refusal> {
@@ -19,10 +20,6 @@ extension MemeRenderer {
     case .failure(let refusal): return .failure(refusal)
     }
     let rect = plan.rect
-    let (canvases, report) = try captions.canvases(
-      boxes: state.recipe.boxes, font: state.recipe.font, imageSize: rect.size)
-    let thumbnailSize = ImageOps.fittedSize(
-      of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
     let source: JPEGSplice.Source
     switch JPEGSplice.source(
       for: bytes, sha256: picture.sha256, maxPixels: DecodeLimits.default.maxPixels)
@@ -30,31 +27,55 @@ extension MemeRenderer {
     case .success(let opened): source = opened
     case .failure(let refusal): return .failure(refusal)
     }
+    let thumbnailSize = ImageOps.fittedSize(
+      of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
+    // The thumbnail's picture is made while the captions are laid out, and its captions drawn
+    // while the meme is spliced (after the layout: one thread at a time lays out text).
+    let reducing = Concurrently { () throws -> RGBAImage in
+      try MemeRenderer.uncaptionedThumbnail(
+        source: source, picture: picture, rect: rect, size: thumbnailSize)
+    }
+    let (boxes, font) = (state.recipe.boxes, state.recipe.font)
+    let (canvases, report): ([CaptionCanvas], CaptionReport)
+    do {
+      (canvases, report) = try captions.canvases(boxes: boxes, font: font, imageSize: rect.size)
+    } catch {
+      // Kept for the share that follows a fix (a font that can be found).
+      JPEGSplice.remember(source, sha256: picture.sha256)
+      throw error
+    }
+    let thumbnailing = Concurrently { [captions] () throws -> Data in
+      let drawn = try captions.render(onto: reducing.result(), boxes: boxes, font: font)
+      return try ImageCodec.encode(
+        drawn.image, as: .png, settings: EncodeSettings(recipe: recipe))
+    }
     let spliced: JPEGSplice.Spliced
-    switch JPEGSplice.splice(
-      source, plan: plan, canvases: canvases, recipe: recipe.encoded(),
-      preview: rect.width / 8 >= thumbnailSize.width && rect.height / 8 >= thumbnailSize.height)
-    {
+    switch JPEGSplice.splice(source, plan: plan, canvases: canvases, recipe: recipe.encoded()) {
     case .success(let made): spliced = made
     case .failure(let refusal): return .failure(refusal)
     }
     whenEncoded?(spliced.jpeg, rect.size)
-    let small: RGBAImage
-    if let preview = spliced.preview {
-      small = MemeRenderer.resized(preview, to: thumbnailSize)
-    } else {
-      small = try MemeRenderer.proxyThumbnail(picture, rect: rect, size: thumbnailSize)
-    }
-    let drawn = try captions.render(
-      onto: small, boxes: state.recipe.boxes, font: state.recipe.font)
-    let thumbnail = try ImageCodec.encode(
-      drawn.image, as: .png, settings: EncodeSettings(recipe: recipe))
+    let thumbnail = try thumbnailing.result()
     var explained = report
     explained.explanation += "\n" + JPEGSplice.explanation(spliced)
     return .success(
       Output(
         data: spliced.jpeg, format: .jpeg, size: rect.size, thumbnail: thumbnail,
         thumbnailSize: thumbnailSize, report: explained))
+  }
+
+  /// A spliced meme's thumbnail before its captions: `rect` of `picture` at 1/8 scale from the
+  /// DC coefficients when that is at least `size`, else from the preview proxy, reduced to
+  /// `size`.
+  private static func uncaptionedThumbnail(
+    source: JPEGSplice.Source, picture: SourcePicture, rect: PixelRect, size: PixelSize
+  ) throws -> RGBAImage {
+    if rect.width / 8 >= size.width && rect.height / 8 >= size.height,
+      let preview = source.preview(of: rect)
+    {
+      return resized(preview, to: size)
+    }
+    return try proxyThumbnail(picture, rect: rect, size: size)
   }
 
   /// `picture`'s preview proxy, cropped to `rect` (in the picture) and reduced to `size`.

@@ -176,7 +176,7 @@ import Testing
     #expect(region.height > 24)
     let opened = try JPEGSplice.Source.open(source, maxPixels: 1 << 30).get()
     let spliced = try JPEGSplice.splice(
-      opened, plan: plan, canvases: canvases, recipe: "", preview: false
+      opened, plan: plan, canvases: canvases, recipe: ""
     ).get()
     let touched = Set((region.y / 16)...((region.y + region.height - 1) / 16))
     #expect(spliced.touchedRows == touched.count)

@@ -207,7 +207,7 @@ import Testing
               try source.write(
                 memesh_splice_request(
                   crop_x: 0, crop_y: 0, crop_width: 320, crop_height: 240, overlay: overlay,
-                  recipe: nil, max_pixels: 0, want_preview: 0)
+                  recipe: nil, max_pixels: 0)
               ).get().touchedRows
             }
           }

@@ -1,5 +1,6 @@
 #ifndef MEMESH_SPLICE_H
 #define MEMESH_SPLICE_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,8 +73,6 @@ typedef struct memesh_splice_request {
   const char *recipe;
   /// Refuse a picture with more pixels than this.
   uint64_t max_pixels;
-  /// 1: also make `preview`, the crop at 1/8 scale from the DC coefficients.
-  int want_preview;
 } memesh_splice_request;
 
 /// What a splice made, and how long each part took.
@@ -81,9 +80,6 @@ typedef struct memesh_splice_result {
   /// The spliced JPEG (malloc'd; free with memesh_splice_free).
   uint8_t *jpeg;
   size_t jpeg_size;
-  /// The crop at 1/8 scale (RGBA8, malloc'd; free with memesh_splice_free), when asked.
-  uint8_t *preview;
-  uint32_t preview_width, preview_height;
   uint32_t mcu_rows, touched_rows;
   /// Nanoseconds: indexing the entropy-coded data; decoding, drawing and encoding the touched
   /// rows; writing the file.
@@ -123,6 +119,13 @@ memesh_splice_refusal memesh_splice_write(const memesh_splice_source *source,
                                           const memesh_splice_request *request,
                                           memesh_splice_result *result, char *message,
                                           size_t message_size);
+
+/// The crop at 1/8 scale from the DC coefficients the index holds (no decoding): one RGBA8
+/// pixel per 8×8 pixels, (crop_width + 7) / 8 × (crop_height + 7) / 8 of them, written to
+/// `pixels`. Reads only the source: any thread may, while another splices it. False for a crop
+/// outside the photo, or out of memory.
+bool memesh_splice_preview(const memesh_splice_source *source, uint32_t crop_x, uint32_t crop_y,
+                           uint32_t crop_width, uint32_t crop_height, uint8_t *pixels);
 
 /// Frees what memesh_splice_jpeg allocated (NULL is fine).
 void memesh_splice_free(void *pointer);
