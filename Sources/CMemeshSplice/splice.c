@@ -1193,82 +1193,134 @@ static bool tail_meets(const jpeg_file *file, scan_index *index, const tail_inde
 
 // MARK: - Scans with restart markers
 
-/// MCUs `first ..< end` of a scan with restart markers, indexed from bit `position` with
-/// `restarts` intervals already begun (the range starts on an interval's first MCU, DC
-/// prediction from zero). Two ranges split at a restart marker are indexed on two threads with
-/// nothing guessed: each interval's first byte is known from the markers.
-typedef struct restart_range {
+/// A scan with restart markers is indexed in chunks of restart intervals, each read from its
+/// first byte (known from the markers) with DC prediction from zero, so nothing is guessed. On
+/// a large scan the first thread claims chunks from the front and a second thread from the back
+/// until they meet: a thread slowed by another sharing its core claims fewer.
+typedef struct restart_chunks {
   const jpeg_file *file;
   scan_index *index;
-  size_t first, end;
-  uint64_t position;
-  size_t restarts;
-  memesh_splice_refusal refusal;
-} restart_range;
+  size_t intervals;
+  /// Intervals per claim.
+  size_t chunk;
+  /// The first interval not claimed from the front (high 32 bits) and the end of those not
+  /// claimed from the back (low 32 bits), claimed together by compare-and-swap.
+  uint64_t claims;
+  /// Set when an interval does not add up (the other thread then stops early).
+  int damaged;
+  /// The first interval the second thread indexed (`intervals`: none).
+  size_t second_first;
+  /// Where the last interval ended.
+  uint64_t end;
+} restart_chunks;
 
-static void *index_restart_range(void *argument) {
-  restart_range *range = argument;
-  const jpeg_file *file = range->file;
-  scan_index *index = range->index;
-  scan_bits scan = scan_of(index);
-  bit_cursor cursor;
-  cursor_open(&scan, &cursor, range->position);
-  int32_t predictor[3] = {0, 0, 0};
-  range->refusal = MEMESH_SPLICE_DAMAGED;
-  for (size_t mcu = range->first; mcu < range->end; mcu++) {
-    if (mcu > range->first && mcu % file->restart_interval == 0) {
-      // The interval ended: only its padding may be left before the next one's first byte.
-      if (range->restarts == index->segment_count) return NULL;
-      if (!ends_before(&scan, cursor_position(&scan, &cursor),
-                       index->segment_end[range->restarts])) {
-        return NULL;
-      }
-      cursor_open(&scan, &cursor, (uint64_t)index->segment[range->restarts++] * 8);
-      predictor[0] = predictor[1] = predictor[2] = 0;
+/// Claims the next chunk from the front or the back into `*first ..< *end`; false when none
+/// is left.
+static bool claim_chunk(restart_chunks *chunks, bool from_back, size_t *first, size_t *end) {
+  uint64_t claims = __atomic_load_n(&chunks->claims, __ATOMIC_RELAXED);
+  for (;;) {
+    size_t front = (size_t)(claims >> 32), back = (size_t)(claims & 0xffffffffu);
+    if (front >= back) return false;
+    size_t take = back - front < chunks->chunk ? back - front : chunks->chunk;
+    if (from_back) {
+      *first = back - take;
+      *end = back;
+      back -= take;
+    } else {
+      *first = front;
+      *end = front + take;
+      front += take;
     }
-    uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    if (!index_mcu(file, index, mcu, x, y, &cursor, predictor)) return NULL;
-    if (x + 1 == file->mcus_across) index->row_end[y] = cursor_position(&scan, &cursor);
+    if (__atomic_compare_exchange_n(&chunks->claims, &claims, (uint64_t)front << 32 | back, false,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      return true;
+    }
   }
-  range->position = cursor_position(&scan, &cursor);
-  range->refusal = MEMESH_SPLICE_OK;
+}
+
+/// Indexes restart intervals `first ..< end`: false when they do not add up (a code the tables
+/// lack, or more than an interval's padding before its marker).
+static bool index_intervals(restart_chunks *chunks, size_t first, size_t end) {
+  const jpeg_file *file = chunks->file;
+  scan_index *index = chunks->index;
+  scan_bits scan = scan_of(index);
+  size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
+  size_t interval = file->restart_interval;
+  for (size_t part = first; part < end; part++) {
+    if (__atomic_load_n(&chunks->damaged, __ATOMIC_RELAXED)) return false;
+    // Interval `part` begins after restart marker `part` - 1.
+    bit_cursor cursor;
+    cursor_open(&scan, &cursor, part == 0 ? 0 : (uint64_t)index->segment[part - 1] * 8);
+    int32_t predictor[3] = {0, 0, 0};
+    size_t last = (part + 1) * interval < mcus ? (part + 1) * interval : mcus;
+    for (size_t mcu = part * interval; mcu < last; mcu++) {
+      uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+      if (!index_mcu(file, index, mcu, x, y, &cursor, predictor)) return false;
+      if (x + 1 == file->mcus_across) index->row_end[y] = cursor_position(&scan, &cursor);
+    }
+    uint64_t position = cursor_position(&scan, &cursor);
+    if (part + 1 == chunks->intervals) {
+      chunks->end = position;
+    } else if (!ends_before(&scan, position, index->segment_end[part])) {
+      return false;  // only the interval's padding may be left before its marker
+    }
+  }
+  return true;
+}
+
+/// Indexes chunks claimed from the front or the back until none is left or one is damaged.
+static void index_chunks(restart_chunks *chunks, bool from_back) {
+  size_t first, end;
+  while (claim_chunk(chunks, from_back, &first, &end)) {
+    if (from_back) chunks->second_first = first;
+    if (!index_intervals(chunks, first, end)) {
+      __atomic_store_n(&chunks->damaged, 1, __ATOMIC_RELAXED);
+      return;
+    }
+  }
+}
+
+static void *index_chunks_from_back(void *argument) {
+  index_chunks(argument, true);
   return NULL;
 }
 
-/// Indexes a scan with restart markers: a large one in two ranges on two threads, split at the
-/// marker nearest its middle. Leaves where it ended in `end->position`.
+/// Indexes a scan with restart markers (see restart_chunks); `*end` gets where its data ended.
+/// With `wait_for_second` (tests) the second thread indexes from the interval after the marker
+/// nearest the middle to the end, waited for, and the first thread the rest.
 static memesh_splice_refusal index_with_restarts(const jpeg_file *file, scan_index *index,
-                                                 restart_range *end) {
+                                                 bool wait_for_second, uint64_t *end) {
   size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
-  restart_range head = {.file = file, .index = index, .end = mcus};
-  restart_range tail = head;
-  size_t split = index->segment_count / 2;  // segment[split] begins interval split + 1
-  size_t middle = (split + 1) * (size_t)file->restart_interval;
+  size_t intervals = (mcus + file->restart_interval - 1) / file->restart_interval;
+  // Every interval after the first begins after a marker of its own.
+  if (index->segment_count + 1 != intervals) return MEMESH_SPLICE_DAMAGED;
+  size_t middle = index->segment_count / 2 + 1;
+  restart_chunks chunks = {.file = file,
+                           .index = index,
+                           .intervals = intervals,
+                           .chunk = intervals >= 128 ? intervals / 64 : 1,
+                           .claims = intervals,
+                           .second_first = intervals};
   pthread_t helper;
   bool helped = false;
-  if (mcus >= TAIL_MIN_MCUS && index->segment_count >= 2 && middle < mcus) {
-    head.end = tail.first = middle;
-    tail.position = (uint64_t)index->segment[split] * 8;
-    tail.restarts = split + 1;
-    helped = pthread_create(&helper, NULL, index_restart_range, &tail) == 0;
-    if (!helped) head.end = mcus;
-  }
-  index->tail_mcu = helped ? middle : 0;
-  index_restart_range(&head);
-  if (!helped) {
-    *end = head;
-  } else {
-    pthread_join(helper, NULL);
-    if (head.refusal != MEMESH_SPLICE_OK) return head.refusal;
-    // The head must end where the tail began: in the padding before that marker.
-    scan_bits scan = scan_of(index);
-    if (head.restarts != split || !ends_before(&scan, head.position, index->segment_end[split])) {
-      return MEMESH_SPLICE_DAMAGED;
+  if (mcus >= TAIL_MIN_MCUS && intervals >= 2) {
+    if (wait_for_second) chunks.claims = (uint64_t)middle << 32 | intervals;
+    helped = pthread_create(&helper, NULL, index_chunks_from_back, &chunks) == 0;
+    if (helped && wait_for_second) {
+      pthread_join(helper, NULL);
+      helped = false;
+      if (!chunks.damaged) chunks.claims = middle;
+    } else if (!helped) {
+      chunks.claims = intervals;
     }
-    *end = tail;
   }
-  if (end->refusal != MEMESH_SPLICE_OK) return end->refusal;
-  return end->restarts == index->segment_count ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
+  index_chunks(&chunks, false);
+  if (helped) pthread_join(helper, NULL);
+  index->tail_mcu =
+      chunks.second_first < intervals ? chunks.second_first * file->restart_interval : 0;
+  if (chunks.damaged) return MEMESH_SPLICE_DAMAGED;
+  *end = chunks.end;
+  return MEMESH_SPLICE_OK;
 }
 
 /// Indexes every MCU of the scan: its bit offset, and each block's DC value. Reads every code
@@ -1306,13 +1358,13 @@ static memesh_splice_refusal build_index(const jpeg_file *file, scan_index *inde
     if (index->dc[part] == NULL) return MEMESH_SPLICE_FAILED;
   }
   if (file->restart_interval > 0) {
-    restart_range end;
-    refusal = index_with_restarts(file, index, &end);
+    uint64_t end = 0;
+    refusal = index_with_restarts(file, index, wait_for_tail, &end);
     if (refusal != MEMESH_SPLICE_OK) return refusal;
-    index->mcu_offset[mcus] = (uint32_t)end.position;
+    index->mcu_offset[mcus] = (uint32_t)end;
     // An encoder pads the last byte with 1 bits; more is data no block claims (libjpeg warns).
     scan_bits scan = scan_of(index);
-    return ends_before(&scan, end.position, scan.end) ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
+    return ends_before(&scan, end, scan.end) ? MEMESH_SPLICE_OK : MEMESH_SPLICE_DAMAGED;
   }
   scan_bits scan = scan_of(index);
   bit_cursor reader;

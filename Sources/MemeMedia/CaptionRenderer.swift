@@ -17,6 +17,10 @@ public struct CaptionRenderer: Sendable {
     self.catalog = catalog
   }
 
+  /// Opens the text libraries (`FontEngine`) on a thread of its own while the caller goes on
+  /// (see `FontEngine.prepare`).
+  public static func prepare() { FontEngine.prepare() }
+
   /// MemeMe's two captions as boxes: `top` in the top band, `bottom` in the bottom band.
   public static func boxes(top: String, bottom: String) -> [TextBox] {
     [TextBox(text: top, placement: .top), TextBox(text: bottom, placement: .bottom)]
@@ -102,6 +106,7 @@ public struct CaptionRenderer: Sendable {
       }
     }
     return try FontEngine.shared.withLock { engine in
+      let arena = GlyphArena()
       var layers: [(box: Int, canvas: CaptionCanvas)] = []
       var explanations: [String] = []
       for (index, box) in boxes.enumerated() {
@@ -122,7 +127,7 @@ public struct CaptionRenderer: Sendable {
         let primary = try engine.face(path: info.path)
         let (canvas, drawn) = layOut(
           box, caption: caption, in: rectangle, primary: primary, engine: engine,
-          fontName: info.name, imageSize: image)
+          fontName: info.name, imageSize: image, arena: arena)
         layers.append((index, canvas))
         explanations.append(drawn.explain(heading: label.heading, box: box, in: rectangle))
         report.warnings += drawn.warnings(label)
@@ -196,7 +201,7 @@ public struct CaptionRenderer: Sendable {
   /// box's angle when it has one.
   private func layOut(
     _ box: TextBox, caption: String, in rectangle: CaptionLayout.Box, primary: FontFace,
-    engine: FontEngine, fontName: String, imageSize: PixelSize
+    engine: FontEngine, fontName: String, imageSize: PixelSize, arena: GlyphArena
   ) -> (CaptionCanvas, CaptionSummary) {
     let style = CaptionRenderer.style(for: primary)
     let limits = CaptionLayout.sizeLimits(for: rectangle, imageSize: imageSize, style: style)
@@ -226,7 +231,7 @@ public struct CaptionRenderer: Sendable {
     }
     let rasterizer = GlyphRasterizer(
       library: engine.freeTypeLibrary, size: size, outlineWidth: outline,
-      stroked: box.outlineColor != nil)
+      stroked: box.outlineColor != nil, arena: arena)
     var placements = CaptionRenderer.place(
       lines, size: size, blockTop: blockTop, box: rectangle, alignment: box.alignment,
       style: style, rasterizer: rasterizer)

@@ -2,6 +2,7 @@
 @preconcurrency import CFreeType
 import Foundation
 import MemeCore
+import MemeSystem
 
 /// The process-wide FreeType library, open faces by path, and fallback fonts from fontconfig.
 ///
@@ -19,6 +20,18 @@ final class FontEngine: @unchecked Sendable {
   private var config: OpaquePointer?
   /// Why there is no FreeType library, when there is none.
   private let unavailable: String?
+
+  /// Makes `shared` (opening the text libraries and starting FreeType) on a thread of its own,
+  /// so that the first caption does not wait for the dynamic loader (about 3 ms of mapping,
+  /// relocating and binding five libraries and theirs). Nothing is said here: a library that is
+  /// missing was named at start (`SharedLibrary.missing`), and makes the first caption fail with
+  /// the same message as without this. It stops there, at calls with no work left at exit:
+  /// opening a face or shaping would set up HarfBuzz's shared tables, which `exit` frees, and
+  /// `exit` may come while this thread runs (a `load` that fails at once); the dynamic loader's
+  /// lock makes `exit` wait for a library being opened.
+  static func prepare() {
+    _ = Concurrently { () -> Void in _ = shared.library }
+  }
 
   private init() {
     // FreeType, HarfBuzz and fontconfig are opened here, on first use (SharedLibrary).

@@ -1,12 +1,28 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A glyph's bytes at one fixed address for as long as they live, so a caption's glyphs can be
 /// handed to the C compositor by pointer. Written once while being made, then only read (that is
 /// why the class is `@unchecked Sendable`).
 final class GlyphPixels: @unchecked Sendable {
   let bytes: UnsafeMutableBufferPointer<UInt8>
+  /// The arena block holding `bytes`, kept alive by them; nil when they are the class's own.
+  private let block: GlyphArena.Block?
 
-  /// `count` bytes, set by `fill` (which must set every one), or zeros without it.
-  init(count: Int, fill: ((UnsafeMutableBufferPointer<UInt8>) -> Void)? = nil) {
-    bytes = .allocate(capacity: max(0, count))
+  /// `count` bytes, set by `fill` (which must set every one), or zeros without it; taken from
+  /// `arena` when it has room.
+  init(
+    count: Int, in arena: GlyphArena? = nil,
+    fill: ((UnsafeMutableBufferPointer<UInt8>) -> Void)? = nil
+  ) {
+    if let (bytes, block) = arena?.take(count) {
+      self.bytes = bytes
+      self.block = block
+    } else {
+      bytes = .allocate(capacity: max(0, count))
+      block = nil
+    }
     if let fill { fill(bytes) } else { bytes.initialize(repeating: 0) }
   }
 
@@ -17,9 +33,66 @@ final class GlyphPixels: @unchecked Sendable {
     }
   }
 
-  deinit { bytes.deallocate() }
+  deinit { if block == nil { bytes.deallocate() } }
 
   var count: Int { bytes.count }
 
   subscript(index: Int) -> UInt8 { bytes[index] }
+}
+
+/// Memory for the glyphs of captions drawn large (a 12-MP photo's: some 4 MB of fills and
+/// outlines), handed out from 2-MB blocks the kernel may back with one huge page each
+/// (`MADV_HUGEPAGE`). Fresh memory costs a page fault on first write, one per 4 KB otherwise:
+/// about a thousand for those captions, a millisecond or two of the share; a huge page is one
+/// fault. Nothing is given back before the block is gone: each `GlyphPixels` keeps its block,
+/// which is unmapped when the last of them goes. Used by one thread at a time (the text lock).
+final class GlyphArena {
+  /// The block size: one huge page on x86-64 and arm64 with 4-KB pages.
+  static let blockSize = 2 << 20
+
+  /// One mapped block, 2-MB aligned.
+  final class Block: @unchecked Sendable {
+    let start: UnsafeMutableRawPointer
+
+    /// A new block, or nil when it cannot be mapped.
+    init?() {
+      // Twice the size, then the unaligned ends cut off: huge pages need an aligned block.
+      let size = GlyphArena.blockSize
+      guard
+        let mapped = mmap(
+          nil, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+        mapped != MAP_FAILED
+      else { return nil }
+      let address = UInt(bitPattern: mapped)
+      let aligned = (address + UInt(size) - 1) & ~UInt(size - 1)
+      let head = Int(aligned - address)
+      if head > 0 { munmap(mapped, head) }
+      munmap(mapped + head + size, size - head)
+      start = mapped + head
+      // Only advice: without transparent huge pages the block fills page by page as before.
+      _ = madvise(start, size, MADV_HUGEPAGE)
+    }
+
+    deinit { munmap(start, GlyphArena.blockSize) }
+  }
+
+  private var block: Block?
+  private var used = 0
+
+  /// `count` bytes from the current block, or a new one; nil for more than a block holds (or
+  /// when no block can be mapped): the caller allocates those itself.
+  func take(_ count: Int) -> (UnsafeMutableBufferPointer<UInt8>, Block)? {
+    guard count > 0, count <= Self.blockSize else { return nil }
+    // 16-byte steps keep every bitmap aligned as malloc's would be.
+    let rounded = (count + 15) & ~15
+    if block == nil || used + rounded > Self.blockSize {
+      guard let fresh = Block() else { return nil }
+      block = fresh
+      used = 0
+    }
+    guard let block else { return nil }
+    let start = (block.start + used).bindMemory(to: UInt8.self, capacity: count)
+    used += rounded
+    return (UnsafeMutableBufferPointer(start: start, count: count), block)
+  }
 }

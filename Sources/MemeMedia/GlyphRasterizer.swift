@@ -21,16 +21,27 @@ final class GlyphRasterizer {
   /// Quarter pixels: positions are rounded to them.
   static let subpixels = 4
 
+  /// From this size (pixels) on, glyph bitmaps come from the arena: a 12-MP photo's captions
+  /// are drawn at 200 to 500, a preview's at a tenth of that.
+  static let arenaSize = 100.0
+
   let size: Double
   let outlineWidth: Double
   private let stroker: FT_Stroker?
   private var cache: [Key: Glyph] = [:]
+  /// Where outline fonts' bitmaps are put, at sizes from `arenaSize` on.
+  private let arena: GlyphArena?
 
   /// A rasterizer for one font size and outline width (pixels); `stroked` false makes no
-  /// outlines (a box drawn without one).
-  init(library: FT_Library?, size: Double, outlineWidth: Double, stroked: Bool) {
+  /// outlines (a box drawn without one). `arena`, shared by a caption's boxes, holds large
+  /// glyphs.
+  init(
+    library: FT_Library?, size: Double, outlineWidth: Double, stroked: Bool,
+    arena: GlyphArena? = nil
+  ) {
     self.size = size
     self.outlineWidth = outlineWidth
+    self.arena = size >= Self.arenaSize ? arena : nil
     var stroker: FT_Stroker?
     if stroked, let library, FT_Stroker_New(library, &stroker) == 0, let stroker {
       FT_Stroker_Set(
@@ -103,7 +114,7 @@ final class GlyphRasterizer {
       source.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue)
     else { return .empty }
     let pitch = Int(source.pitch)
-    let pixels = GlyphPixels(count: width * height) { destination in
+    let pixels = GlyphPixels(count: width * height, in: arena) { destination in
       guard let into = destination.baseAddress else { return }
       for row in 0..<height {
         let from = buffer + (pitch >= 0 ? row * pitch : (height - 1 - row) * -pitch)

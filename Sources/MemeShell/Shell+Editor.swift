@@ -16,6 +16,9 @@ extension Shell {
   /// `load PATH`: decodes the picture and puts it in the editor. A file memesh wrote says so and,
   /// when its original is in the store, reopens that meme for editing.
   func load(path: String) throws {
+    // A loaded picture gets captioned: the text libraries are opened beside the read, on the
+    // core it leaves idle.
+    CaptionRenderer.prepare()
     // A JPEG memesh can splice is indexed, not decoded (MemeRenderer+Splice); anything else is
     // decoded with its SHA-256 and preview proxy at once on two cores (MemeRenderer+Loading).
     let (picture, decoded) =

@@ -148,13 +148,16 @@ import Testing
   }
 
   /// A large photo's coded data damaged in the first half, the second or in every run's stretch:
-  /// it is refused, or spliced into the very same bytes, whether the second indexing thread's
-  /// runs were all waited for (and followed from the first sixteenth) or used as they came.
-  @Test func damagedDataGetsTheSameAnswerWhicheverThreadIndexedIt() throws {
+  /// it is refused, or spliced into the very same bytes, whether what the second indexing thread
+  /// does was waited for (its runs followed from the first sixteenth, or the rows after the
+  /// middle restart marker) or used as it came. Without restart markers and with one per row.
+  @Test(arguments: [0, 1] as [Int32])
+  func damagedDataGetsTheSameAnswerWhicheverThreadIndexedIt(restartRows: Int32) throws {
     let source = try Self.encode(
       Self.noisyPhoto(width: 2048, height: 1040),
       memesh_test_jpeg_settings(
-        quality: 98, components: 3, h: 2, v: 2, restart_rows: 0, restart_mcus: 0, optimize: 0))
+        quality: 98, components: 3, h: 2, v: 2, restart_rows: restartRows, restart_mcus: 0,
+        optimize: 0))
     let bytes = [UInt8](source)
     var generator = SeededGenerator(seed: 19)
     var refused = 0

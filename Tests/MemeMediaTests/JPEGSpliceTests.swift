@@ -327,16 +327,18 @@ import Testing
   }
 
   /// A meme memesh spliced (a restart marker after every row of blocks) is indexed on two
-  /// threads split at the marker nearest its middle, nothing guessed; captioned again, every
-  /// block outside the new caption's rows still comes through.
+  /// threads in rows claimed from both ends, nothing guessed; captioned again, every block
+  /// outside the new caption's rows still comes through.
   @Test func aSplicedMemeIsIndexedOnTwoThreadsSplitAtARestartMarker() throws {
     let photo = try JPEGSpliceTests.photoJPEG(width: 2560, height: 496)
     let first = try renderer.render(
       EditorState(picture: try JPEGSpliceTests.picture(photo), top: "first"), format: .jpeg
     ).data
     #expect(first.contains(Data([0xFF, 0xD0])))
-    let opened = try JPEGSplice.Source.open(first, maxPixels: 1 << 30).get()
-    // 31 rows of 160 MCUs, 30 restart markers: the second thread starts after the 16th row.
+    let opened = try JPEGSplice.Source.open(first, maxPixels: 1 << 30, waitForSecondThread: true)
+      .get()
+    // 31 rows of 160 MCUs, 30 restart markers: waited for, the second thread indexed the rows
+    // after the 16th.
     #expect(opened.tailMCU == 16 * 160)
     JPEGSplice.remember(opened, sha256: Checksum.sha256(first))
     let again = try renderer.render(
