@@ -95,7 +95,6 @@ extension Shell {
           parts.deliver(encoded: data, width: size.width, height: size.height)
           output.start(data)
         })
-      for warning in rendered.report.warnings { console.warning(warning) }
       try checkInterrupt("share", "nothing was saved")
     } catch {
       parts.abandon()
@@ -123,10 +122,12 @@ extension Shell {
             thumbnail: rendered.thumbnail,
             originalFile: editor.drafts.savedImagePath(sha256: picture.sha256)))
       }
-      editor.finishDraftSave()
     } catch {
-      editor.finishDraftSave()
+      // The output file goes before anything is said: a failed write to stderr ends memesh at
+      // once (Console.writeAll), and must not leave the file's temporary behind.
       pending?.discard()
+      for warning in rendered.report.warnings { console.warning(warning) }
+      editor.finishDraftSave()
       // The meme can still leave memesh, unsaved, until the store is repaired.
       if case StoreError.readOnly = error, case .file = target {
         throw ShellError.shareNotSaved(reason: describe(error))
@@ -135,13 +136,16 @@ extension Shell {
     }
     let meme = saved.meme
     // The file goes into place (its folder flushed) on a thread while the draft is cleared
-    // (its folder flushed too): the two flushes share a journal commit.
+    // (its folder flushed too): the two flushes share a journal commit. The render's warnings
+    // and the draft's are said once the file is settled, as the summary is.
     let moving = pending.map { pending in Concurrently { try pending.finish() } }
     editor.reset()
     view = .sent
-    // Said once the output file is settled: a failed write to stdout ends memesh at once
-    // (Console.writeAll), and must not leave the file's temporary behind.
+    // Said once the output file is settled: a failed write to stdout or stderr ends memesh at
+    // once (Console.writeAll), and must not leave the file's temporary behind.
     let finishing = moving.map { moving in Result { try moving.result() } }
+    for warning in rendered.report.warnings { console.warning(warning) }
+    editor.finishDraftSave()
     console.line(saved.summary)
 
     switch target {

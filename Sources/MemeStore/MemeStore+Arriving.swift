@@ -107,57 +107,77 @@ public final class ArrivingMeme: @unchecked Sendable {
 }
 
 extension DurableFiles {
-  /// A new file being written and flushed under a temporary name on a thread of its own
-  /// (`startWriting`), not yet in place.
+  /// A new file written under a temporary name beside its path and being flushed on a thread of
+  /// its own (`startWriting`), not yet in place.
   struct StartedFile: Sendable {
-    let path: String
-    let writing: Concurrently<(AtomicFile, String), SystemError>
+    let file: AtomicFile
+    let temporary: String
+    let flushing: Concurrently<Void, SystemError>
   }
 
-  /// Starts writing `data` beside `path` under a temporary name, flushed, on a thread of its
-  /// own: the first step of `write(together:)` for files that come one at a time. The caller
-  /// places them together (`place`) or gives them up (`discard`).
-  func startWriting(_ data: Data, to path: String) -> StartedFile {
-    let operations = operations
-    return StartedFile(
-      path: path,
-      writing: Concurrently { [self] () throws(SystemError) in
-        let (folder, name) = try locate(path, .write)
-        let file = AtomicFile(name, in: folder, operations: operations)
-        return (file, try file.writeTemporary(data))
-      })
-  }
-
-  /// Waits for every started file, then renames each over its name in their order: every file
-  /// is whole on disk before its name appears. The caller flushes the folders. On failure the
-  /// temporary files are removed and the first failure in their order is thrown; files already
-  /// renamed stay, for the caller to remove with the folder it is building.
-  func place(_ started: [StartedFile]) throws {
-    var written: [(file: AtomicFile, temporary: String)] = []
-    var failure: SystemError?
-    for file in started {
-      do throws(SystemError) {
-        written.append(try file.writing.result())
-      } catch {
-        failure = failure ?? error
-      }
-    }
+  /// Writes `data` under a temporary name beside `path` and starts flushing it on a thread of
+  /// its own: the first steps of `write(together:)` for files that come one at a time, written
+  /// on the caller's thread in the order they come. The caller places them together (`place`)
+  /// or gives them up (`discard`). Nothing is left behind when the write fails.
+  func startWriting(_ data: Data, to path: String) throws -> StartedFile {
     do throws(SystemError) {
-      if let failure { throw failure }
-      while let (file, temporary) = written.first {
-        written.removeFirst()
-        try file.moveIntoPlace(temporary, synchronizingDirectory: false)
+      let (folder, name) = try locate(path, .write)
+      let file = AtomicFile(name, in: folder, operations: operations)
+      let temporary = AtomicFile.temporaryName(for: name)
+      do throws(SystemError) {
+        try operations.createFile(temporary, in: folder, contents: data, mode: 0o600)
+      } catch {
+        file.discard(temporary)
+        throw SystemError(error.operation, path: path, code: error.code, refusal: error.refusal)
       }
+      let operations = operations
+      return StartedFile(
+        file: file, temporary: temporary,
+        flushing: Concurrently { () throws(SystemError) in
+          do throws(SystemError) {
+            try operations.synchronizeFile(temporary, in: folder)
+          } catch {
+            throw SystemError(
+              error.operation, path: path, code: error.code, refusal: error.refusal)
+          }
+        })
     } catch {
-      for (file, temporary) in written { file.discard(temporary) }
       throw StoreError.system(error)
     }
   }
 
-  /// Waits for every started file and removes what it wrote.
+  /// Waits for every started file to be flushed, then renames each over its name in their
+  /// order: every file is whole on disk before its name appears. The caller flushes the
+  /// folders. On failure the temporary files are removed and the first failure in their order
+  /// is thrown; files already renamed stay, for the caller to remove with the folder it is
+  /// building.
+  func place(_ started: [StartedFile]) throws {
+    var failure: SystemError?
+    for file in started {
+      do throws(SystemError) {
+        try file.flushing.result()
+      } catch {
+        failure = failure ?? error
+      }
+    }
+    var waiting = started
+    do throws(SystemError) {
+      if let failure { throw failure }
+      while let next = waiting.first {
+        waiting.removeFirst()
+        try next.file.moveIntoPlace(next.temporary, synchronizingDirectory: false)
+      }
+    } catch {
+      for file in waiting { file.file.discard(file.temporary) }
+      throw StoreError.system(error)
+    }
+  }
+
+  /// Waits for every started file's flush and removes it.
   func discard(_ started: [StartedFile]) {
     for file in started {
-      if let (atomic, temporary) = try? file.writing.result() { atomic.discard(temporary) }
+      _ = try? file.flushing.result()
+      file.file.discard(file.temporary)
     }
   }
 }

@@ -23,7 +23,8 @@ extension MemeStore {
   /// (`ArrivingMeme.Abandoned`).
   ///
   /// What must be on disk before the meme's folder takes its id is flushed at once: the meme's
-  /// files (each on a thread of its own), the original linked from the draft's copy (on
+  /// files (written in the order they come, each flushed on a thread of its own), the original
+  /// linked from the draft's copy (on
   /// another) and, in a store without an index yet, the empty index (on another), and the index
   /// that names the meme under a temporary name (on another); then the folder. Each fsync waits
   /// for a journal commit; made together, they share one.
@@ -79,7 +80,7 @@ extension MemeStore {
           let originalPath = inside(originalName)
           original = Concurrently { [self] in placeOriginal(of: meme, at: originalPath) }
           let encoded = try parts.waitForEncoded()
-          started.append(files.startWriting(encoded.data, to: inside(memeName)))
+          started.append(try files.startWriting(encoded.data, to: inside(memeName)))
           let date = now()
           added = Meme(
             id: id, recipe: meme.recipe, created: date, modified: date, width: encoded.width,
@@ -92,9 +93,10 @@ extension MemeStore {
           index.nextID = id + 1
           let next = index
           preparing = Concurrently { [self] in try prepareCommit(next, replacing: loaded) }
-          started.append(files.startWriting(try Self.encodeRecord(added), to: inside(Self.recordName)))
+          started.append(
+            try files.startWriting(try Self.encodeRecord(added), to: inside(Self.recordName)))
           started.insert(
-            files.startWriting(try parts.waitForThumbnail(), to: inside(thumbnailName)), at: 1)
+            try files.startWriting(try parts.waitForThumbnail(), to: inside(thumbnailName)), at: 1)
           try files.place(started)
           started = []
           if let unlinked = original?.result(), !unlinked.isEmpty {
