@@ -7,8 +7,9 @@ extension MemeRenderer {
   /// A JPEG meme of a JPEG photo spliced into the photo's own coded data (`JPEGSplice`): the
   /// blocks no caption touches are kept exactly, and the photo is never decoded whole. Its
   /// thumbnail comes from the DC coefficients (a free 1/8-scale picture) or, for a small photo,
-  /// from the preview proxy, and is made on a thread of its own while the captions are laid out
-  /// and spliced. The failure says why the photo must be encoded whole.
+  /// from the preview proxy. It is made after the splice, once `whenEncoded` has the meme's
+  /// bytes written on other threads: the splice keeps both cores busy, the writing does not.
+  /// The failure says why the photo must be encoded whole.
   func spliced(
     _ state: EditorState, picture: SourcePicture, recipe: EmbeddedRecipe
   ) throws -> Result<Output, JPEGSplice.Refusal> {
@@ -20,6 +21,10 @@ extension MemeRenderer {
     case .failure(let refusal): return .failure(refusal)
     }
     let rect = plan.rect
+    let (boxes, font) = (state.recipe.boxes, state.recipe.font)
+    let (canvases, report) = try captions.canvases(boxes: boxes, font: font, imageSize: rect.size)
+    let thumbnailSize = ImageOps.fittedSize(
+      of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
     let source: JPEGSplice.Source
     switch JPEGSplice.source(
       for: bytes, sha256: picture.sha256, maxPixels: DecodeLimits.default.maxPixels)
@@ -27,35 +32,17 @@ extension MemeRenderer {
     case .success(let opened): source = opened
     case .failure(let refusal): return .failure(refusal)
     }
-    let thumbnailSize = ImageOps.fittedSize(
-      of: rect.size, toFit: MemeRenderer.thumbnailDimension, MemeRenderer.thumbnailDimension)
-    // The thumbnail's picture is made while the captions are laid out, and its captions drawn
-    // while the meme is spliced (after the layout: one thread at a time lays out text).
-    let reducing = Concurrently { () throws -> RGBAImage in
-      try MemeRenderer.uncaptionedThumbnail(
-        source: source, picture: picture, rect: rect, size: thumbnailSize)
-    }
-    let (boxes, font) = (state.recipe.boxes, state.recipe.font)
-    let (canvases, report): ([CaptionCanvas], CaptionReport)
-    do {
-      (canvases, report) = try captions.canvases(boxes: boxes, font: font, imageSize: rect.size)
-    } catch {
-      // Kept for the share that follows a fix (a font that can be found).
-      JPEGSplice.remember(source, sha256: picture.sha256)
-      throw error
-    }
-    let thumbnailing = Concurrently { [captions] () throws -> Data in
-      let drawn = try captions.render(onto: reducing.result(), boxes: boxes, font: font)
-      return try ImageCodec.encode(
-        drawn.image, as: .png, settings: EncodeSettings(recipe: recipe))
-    }
     let spliced: JPEGSplice.Spliced
     switch JPEGSplice.splice(source, plan: plan, canvases: canvases, recipe: recipe.encoded()) {
     case .success(let made): spliced = made
     case .failure(let refusal): return .failure(refusal)
     }
     whenEncoded?(spliced.jpeg, rect.size)
-    let thumbnail = try thumbnailing.result()
+    let small = try MemeRenderer.uncaptionedThumbnail(
+      source: source, picture: picture, rect: rect, size: thumbnailSize)
+    let drawn = try captions.render(onto: small, boxes: boxes, font: font)
+    let thumbnail = try ImageCodec.encode(
+      drawn.image, as: .png, settings: EncodeSettings(recipe: recipe))
     var explained = report
     explained.explanation += "\n" + JPEGSplice.explanation(spliced)
     return .success(

@@ -4,10 +4,10 @@ import Testing
 
 @testable import MemeMedia
 
-/// A spliced meme's thumbnail is made on a thread of its own while the meme is spliced (from the
-/// DC coefficients, or from the preview proxy for a small photo), with its captions drawn at
-/// thumbnail size: it must still show the meme, as the thumbnail of the same meme encoded whole
-/// (captions drawn at full size, then reduced) does.
+/// A spliced meme's thumbnail is made from the photo's coded data (the DC coefficients, or the
+/// preview proxy for a small photo), with its captions drawn at thumbnail size: it must still
+/// show the meme, as the thumbnail of the same meme encoded whole (captions drawn at full size,
+/// then reduced) does.
 @Suite struct JPEGSpliceThumbnailTests {
   let renderer = MemeRenderer(catalog: .standard())
 
