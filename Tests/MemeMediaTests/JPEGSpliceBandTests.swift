@@ -218,4 +218,73 @@ import Testing
     #expect(try touchedRows(withGlyph: true) == 2)
     #expect(try touchedRows(withGlyph: false) == 15)
   }
+
+  /// Letters drawn on a JPEG's own samples blend exactly as on RGB pixels, for every pair of
+  /// outline and letter coverage: the outline colour at its coverage, then the fill at its
+  /// coverage, each rounded to the nearest sample, in runs that no letter reaches (left as
+  /// they were), runs inside a letter (the fill) and a ragged end. Grey colours are the same in
+  /// Y, Cb and Cr (their chroma is 128), so the expected samples are plain arithmetic.
+  @Test func lettersBlendExactlyOnTheSamples() {
+    var edges = [UInt8](repeating: 0, count: 40) + (0..<40).map { UInt8($0 * 6) }
+    var letters = [UInt8](repeating: 0, count: 40) + [UInt8](repeating: 255, count: 40)
+    for pair in 0..<65_536 {
+      edges.append(UInt8(pair & 255))
+      letters.append(UInt8(pair >> 8))
+    }
+    edges += [0, 255, 3, 0, 128, 255, 7]
+    letters += [0, 0, 255, 9, 128, 254, 1]
+    let width = edges.count
+    let before = (0..<3).map { channel in
+      (0..<width).map { UInt8(truncatingIfNeeded: $0 &* (7 + 6 * channel) &+ 50 * channel) }
+    }
+    let (outlineGrey, fillGrey) = (40, 200)
+    func over(_ value: Int, _ color: Int, _ cover: UInt8) -> Int {
+      (color * Int(cover) + value * (255 - Int(cover)) + 127) / 255
+    }
+    var samples = before[0] + before[1] + before[2]
+    var masks = [UInt8](repeating: 0, count: 2 * width)
+    edges.withUnsafeBufferPointer { edges in
+      letters.withUnsafeBufferPointer { letters in
+        let bitmaps = [
+          memesh_overlay_bitmap(
+            pixels: edges.baseAddress, x: 0, y: 3, width: Int32(width), height: 1),
+          memesh_overlay_bitmap(
+            pixels: letters.baseAddress, x: 0, y: 3, width: Int32(width), height: 1),
+        ]
+        bitmaps.withUnsafeBufferPointer { bitmaps in
+          let layers = [
+            memesh_caption_layer(
+              outlines: bitmaps.baseAddress, outline_count: 1,
+              fills: bitmaps.baseAddress.map { $0 + 1 },
+              fill_count: 1, colors: nil, color_count: 0, left: 0, top: 0,
+              right: Int32(width), bottom: 10, fill_color: UInt32(fillGrey * 0x010101),
+              outline_color: UInt32(outlineGrey * 0x010101))
+          ]
+          layers.withUnsafeBufferPointer { layers in
+            var overlay = memesh_overlay(layers: layers.baseAddress, count: 1)
+            samples.withUnsafeMutableBufferPointer { samples in
+              guard let base = samples.baseAddress else { return }
+              let rows: [UnsafeMutablePointer<UInt8>?] = [base, base + width, base + 2 * width]
+              rows.withUnsafeBufferPointer { rows in
+                memesh_overlay_draw_row_ycc(
+                  &overlay, 3, rows.baseAddress, 3, UInt32(width), &masks)
+              }
+            }
+          }
+        }
+      }
+    }
+    for channel in 0..<3 {
+      let (outlineValue, fillValue) =
+        channel == 0 ? (outlineGrey, fillGrey) : (128, 128)
+      let wrong = (0..<width).filter { x in
+        let expected = over(
+          over(Int(before[channel][x]), outlineValue, edges[x]), fillValue, letters[x])
+        return Int(samples[channel * width + x]) != expected
+      }
+      #expect(
+        wrong.count == 0,
+        "channel \(channel): \(wrong.count) samples differ, first at \(wrong.first ?? 0)")
+    }
+  }
 }
