@@ -81,8 +81,9 @@ static inline samples16 over_opaque(samples16 value, uint16_t color, samples16 c
 /// `plane[i]` with `outline_value` at coverage `outline[i]`, then `fill_value` at coverage
 /// `fill[i]`, drawn over it (source-over on an opaque sample), for `count` samples: what
 /// blend_color gives (coverage 0 leaves the sample, 255 sets the colour), 16 samples at a time
-/// in 16-bit lanes; runs of 16 that neither mask reaches (between letters) are skipped, and runs
-/// inside a letter set.
+/// in 16-bit lanes. Runs of 16 that neither mask reaches (between letters) are skipped, runs
+/// inside a letter set, runs inside the outline blend the fill over the outline colour only, and
+/// runs no letter reaches blend the outline only.
 static inline void blend_opaque_plane(uint8_t *restrict plane, const uint8_t *restrict outline,
                                       const uint8_t *restrict fill, uint16_t outline_value,
                                       uint16_t fill_value, size_t count) {
@@ -101,10 +102,22 @@ static inline void blend_opaque_plane(uint8_t *restrict plane, const uint8_t *re
       memset(plane + i, fill_value, 16);
       continue;
     }
-    memcpy(&value, plane + i, 16);
-    samples16 mixed = over_opaque(__builtin_convertvector(value, samples16), outline_value,
-                                  __builtin_convertvector(edge, samples16));
-    mixed = over_opaque(mixed, fill_value, __builtin_convertvector(letter, samples16));
+    uint64_t letters = halves[0] | halves[1];
+    memcpy(halves, &edge, 16);
+    samples16 mixed;
+    if ((halves[0] & halves[1]) == UINT64_MAX) {
+      // Inside the outline: the outline colour, with the letter's edge over it.
+      mixed = over_opaque((samples16){0} + outline_value, fill_value,
+                          __builtin_convertvector(letter, samples16));
+    } else {
+      memcpy(&value, plane + i, 16);
+      mixed = over_opaque(__builtin_convertvector(value, samples16), outline_value,
+                          __builtin_convertvector(edge, samples16));
+      // No letter reaches: the outline alone (a fill at coverage 0 changes nothing).
+      if (letters != 0) {
+        mixed = over_opaque(mixed, fill_value, __builtin_convertvector(letter, samples16));
+      }
+    }
     value = __builtin_convertvector(mixed, coverage16);
     memcpy(plane + i, &value, 16);
   }

@@ -222,11 +222,15 @@ import Testing
   /// Letters drawn on a JPEG's own samples blend exactly as on RGB pixels, for every pair of
   /// outline and letter coverage: the outline colour at its coverage, then the fill at its
   /// coverage, each rounded to the nearest sample, in runs that no letter reaches (left as
-  /// they were), runs inside a letter (the fill) and a ragged end. Grey colours are the same in
+  /// they were), runs inside a letter (the fill), inside the outline, and a ragged end. Grey colours are the same in
   /// Y, Cb and Cr (their chroma is 128), so the expected samples are plain arithmetic.
   @Test func lettersBlendExactlyOnTheSamples() {
-    var edges = [UInt8](repeating: 0, count: 40) + (0..<40).map { UInt8($0 * 6) }
-    var letters = [UInt8](repeating: 0, count: 40) + [UInt8](repeating: 255, count: 40)
+    var edges =
+      [UInt8](repeating: 0, count: 40) + (0..<40).map { UInt8($0 * 6) }
+      + [UInt8](repeating: 255, count: 32)
+    var letters =
+      [UInt8](repeating: 0, count: 40) + [UInt8](repeating: 255, count: 40)
+      + (0..<32).map { UInt8($0 * 8) }
     for pair in 0..<65_536 {
       edges.append(UInt8(pair & 255))
       letters.append(UInt8(pair >> 8))
