@@ -89,17 +89,16 @@ let package = Package(
       // The release binary's code that everyday commands run, placed together (lld orders the
       // functions scripts/hot-symbols.txt names): fewer pages of the binary resident and
       // faulted in. Names it lacks are skipped; scripts/hot-symbols regenerates it.
-      // Linked at a fixed address (not position-independent): the static Swift runtime's and
-      // Foundation's 86,000 pointers are written by the linker, so the loader relocates none of
-      // them at start and their ~200 pages stay shared page cache, read in only when used. The
-      // binary's own code then has no address randomisation (its libraries keep theirs).
+      // Its 86,000 relative relocations (the static Swift runtime's and Foundation's pointers)
+      // packed as DT_RELR (glibc 2.36, Debian 12): 16 KB the loader reads at every start
+      // instead of 2 MB of RELA entries.
       linkerSettings: [
         .unsafeFlags(
           [
             "-use-ld=lld", "-Xlinker",
             "--symbol-ordering-file=\(Context.packageDirectory)/scripts/hot-symbols.txt",
             "-Xlinker", "--no-warn-symbol-ordering",
-            "-Xclang-linker", "-no-pie",
+            "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
           ], .when(configuration: .release))
       ]
     ),
