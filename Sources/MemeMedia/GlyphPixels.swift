@@ -1,3 +1,5 @@
+import MemeSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -42,13 +44,13 @@ final class GlyphPixels: @unchecked Sendable {
 
 /// Memory for the glyphs of captions drawn large (a 12-MP photo's: some 4 MB of fills and
 /// outlines), handed out from 2-MB blocks the kernel may back with one huge page each
-/// (`MADV_HUGEPAGE`). Fresh memory costs a page fault on first write, one per 4 KB otherwise:
+/// (`HugePageMapping`). Fresh memory costs a page fault on first write, one per 4 KB otherwise:
 /// about a thousand for those captions, a millisecond or two of the share; a huge page is one
 /// fault. Nothing is given back before the block is gone: each `GlyphPixels` keeps its block,
 /// which is unmapped when the last of them goes. Used by one thread at a time (the text lock).
 final class GlyphArena {
-  /// The block size: one huge page on x86-64 and arm64 with 4-KB pages.
-  static let blockSize = 2 << 20
+  /// The block size: one huge page.
+  static let blockSize = HugePageMapping.hugePage
 
   /// One mapped block, 2-MB aligned.
   final class Block: @unchecked Sendable {
@@ -56,21 +58,8 @@ final class GlyphArena {
 
     /// A new block, or nil when it cannot be mapped.
     init?() {
-      // Twice the size, then the unaligned ends cut off: huge pages need an aligned block.
-      let size = GlyphArena.blockSize
-      guard
-        let mapped = mmap(
-          nil, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-        mapped != MAP_FAILED
-      else { return nil }
-      let address = UInt(bitPattern: mapped)
-      let aligned = (address + UInt(size) - 1) & ~UInt(size - 1)
-      let head = Int(aligned - address)
-      if head > 0 { munmap(mapped, head) }
-      munmap(mapped + head + size, size - head)
-      start = mapped + head
-      // Only advice: without transparent huge pages the block fills page by page as before.
-      _ = madvise(start, size, MADV_HUGEPAGE)
+      guard let mapping = HugePageMapping(length: GlyphArena.blockSize) else { return nil }
+      start = mapping.start
     }
 
     deinit { munmap(start, GlyphArena.blockSize) }

@@ -84,17 +84,14 @@ public enum WholeFile {
     }
   }
 
-  /// Memory for a file's bytes. A large file's comes from an anonymous mapping whose whole
-  /// 2-MB stretches the kernel may back with huge pages (`MADV_HUGEPAGE`): the read then takes
-  /// one page fault per 2 MB instead of one per 4 KB (a thousand for a 4-MB photo, about a
+  /// Memory for a file's bytes. A large file's comes from a `HugePageMapping`: the read then
+  /// takes one page fault per 2 MB instead of one per 4 KB (a thousand for a 4-MB photo, about a
   /// millisecond, where prefaulting them with `MAP_POPULATE` costs as much). The file itself is
   /// never mapped: one cut short while mapped would kill memesh (SIGBUS) instead of failing the
   /// read.
   private struct Buffer {
     /// Below this, `malloc`.
     static let mappedSize = 1 << 20
-    /// A huge page on x86-64 and arm64 with 4-KB pages.
-    static let hugePage = 2 << 20
 
     let start: UnsafeMutableRawPointer
     /// The mapped length (`size` rounded up to whole pages), 0 for `malloc`'s memory.
@@ -107,27 +104,9 @@ public enum WholeFile {
         mappedLength = 0
         return
       }
-      let page = max(1, Int(sysconf(Int32(_SC_PAGESIZE))))
-      let length = (size + page - 1) / page * page
-      // A huge page more than needed, so that the start can be moved to a 2-MB boundary; the
-      // unused ends are unmapped.
-      guard
-        let mapped = mmap(
-          nil, length + Self.hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-        mapped != MAP_FAILED
-      else { return nil }
-      let address = UInt(bitPattern: mapped)
-      let aligned = (address + UInt(Self.hugePage) - 1) & ~UInt(Self.hugePage - 1)
-      let head = Int(aligned - address)
-      if head > 0 { _ = munmap(mapped, head) }
-      let tail = Self.hugePage - head
-      if tail > 0 { _ = munmap(mapped + head + length, tail) }
-      start = mapped + head
-      mappedLength = length
-      // Only the whole huge pages: the rest of the file takes small pages, no more memory than
-      // it needs. Only advice: without transparent huge pages the read fills 4-KB pages.
-      let whole = size / Self.hugePage * Self.hugePage
-      if whole > 0 { _ = madvise(start, whole, MADV_HUGEPAGE) }
+      guard let mapping = HugePageMapping(length: size) else { return nil }
+      start = mapping.start
+      mappedLength = mapping.length
     }
 
     /// The first `count` bytes as `Data`, which frees the buffer when done with it.
