@@ -11,10 +11,11 @@ import Testing
   /// offset shows.
   static func pattern(_ count: Int, seed: UInt32 = 1) -> Data {
     var state = seed
-    return Data((0..<count).map { _ in
-      state = state &* 1_664_525 &+ 1_013_904_223
-      return UInt8(truncatingIfNeeded: state >> 24)
-    })
+    return Data(
+      (0..<count).map { _ in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return UInt8(truncatingIfNeeded: state >> 24)
+      })
   }
 
   /// Sizes around the threshold, whole and partial 4 KB tails, several chunks.
@@ -30,14 +31,17 @@ import Testing
       if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
     }
     return Data(
-      bytesNoCopy: start, count: data.count, deallocator: .custom { start, _ in start.deallocate() })
+      bytesNoCopy: start, count: data.count, deallocator: .custom { start, _ in start.deallocate() }
+    )
   }
 
   /// `data`'s bytes at an address 16 bytes past a page boundary (as `malloc`'s large blocks are).
   static func unaligned(_ data: Data) -> Data {
     let start = UnsafeMutableRawPointer.allocate(byteCount: data.count + 16, alignment: 4096)
     data.withUnsafeBytes { bytes in
-      if let base = bytes.baseAddress { (start + 16).copyMemory(from: base, byteCount: bytes.count) }
+      if let base = bytes.baseAddress {
+        (start + 16).copyMemory(from: base, byteCount: bytes.count)
+      }
     }
     return Data(
       bytesNoCopy: start + 16, count: data.count,
