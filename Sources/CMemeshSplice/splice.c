@@ -946,9 +946,9 @@ static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mc
 /// finish close together even when another thread takes a share of one core. Nothing of a guess
 /// is trusted: the first thread takes over a run's results only from an MCU whose bit offset both
 /// reached as an MCU start (from there both read the same bits the same way), follows the runs
-/// from there to the end of the data, and shifts the DC values, which a run only knows relative
-/// to its start, by the difference of the predictors where two meet. If they never meet, the
-/// first thread indexes everything itself.
+/// from there to the end of the data, and adds up the DC differences the runs recorded (a run
+/// cannot know the predictors) from its own predictors there. If they never meet, the first
+/// thread indexes everything itself.
 #define TAIL_RUNS 4
 /// Another run is begun only in a gap of at least this fraction of the data.
 #define TAIL_MIN_GAP 32
@@ -958,11 +958,12 @@ typedef struct tail_run {
   /// Where it starts: a data byte's first bit.
   uint64_t start;
   /// MCU starts of the run's last unbroken stretch; offset[count] is where its last MCU ended.
-  uint64_t *offset;
-  /// The DC predictors (3 per entry) before each MCU, relative to the stretch's start.
-  int32_t *predictor;
-  /// Each block's DC value (blocks_per_mcu per MCU, in scan order), relative.
-  int32_t *dc;
+  /// 32 bits, as the index's (build_index refuses larger scans).
+  uint32_t *offset;
+  /// Each block's DC difference (what its DC code adds to its component's predictor;
+  /// blocks_per_mcu per MCU, in scan order): the DC values follow from the predictors where the
+  /// run is taken over. 16 bits hold any (at most 11 value bits).
+  int16_t *dc;
   size_t count;
   /// How it goes on after offset[count]: TAIL_END (that is the end of the data), TAIL_BROKEN
   /// (it broke off: of no use), or the run it met there (the run begun before it, whose entry
@@ -1010,8 +1011,7 @@ static void index_tail_run(tail_index *tail, int r) {
   cursor_open(&tail->scan, &cursor, run->start);
   while (!__atomic_load_n(&tail->stop, __ATOMIC_RELAXED)) {
     uint64_t position = cursor_position(&tail->scan, &cursor);
-    run->offset[count] = position;
-    memcpy(&run->predictor[count * 3], predictor, sizeof predictor);
+    run->offset[count] = (uint32_t)position;
     if (ahead != NULL) {
       while (met < ahead->count && ahead->offset[met] < position) met++;
       if (ahead->offset[met] == position) {
@@ -1026,18 +1026,19 @@ static void index_tail_run(tail_index *tail, int r) {
     }
     if (count + 1 == tail->capacity) break;  // more MCUs than the frame has
     bool whole = true;
-    int32_t *dc = &run->dc[count * (size_t)file->blocks_per_mcu];
+    int16_t *dc = &run->dc[count * (size_t)file->blocks_per_mcu];
     for (int part = 0; part < file->components && whole; part++) {
       const component *c = &file->component[part];
       int blocks = file->components == 1 ? 1 : c->h * c->v;
       for (int block = 0; block < blocks && whole; block++) {
+        int32_t before = predictor[part];
         whole = skip_block(&tail->scan, &cursor, &file->dc[c->dc], &file->ac[c->ac],
                            &predictor[part], false) &&
                 !cursor_past(&tail->scan, &cursor, tail->scan.end * 8) &&
                 // Relative DC values of a real scan stay within twice the DC range; bounding
                 // them keeps a hostile scan's sums from overflowing.
                 predictor[part] >= -65535 && predictor[part] <= 65535;
-        *dc++ = predictor[part];
+        *dc++ = (int16_t)(predictor[part] - before);
       }
     }
     if (whole) {
@@ -1065,9 +1066,8 @@ static void *index_tail(void *argument) {
     }
     tail_run *run = &tail->run[r];
     run->offset = malloc(tail->capacity * sizeof *run->offset);
-    run->predictor = malloc(tail->capacity * 3 * sizeof *run->predictor);
     run->dc = malloc(tail->capacity * (size_t)file->blocks_per_mcu * sizeof *run->dc);
-    if (run->offset == NULL || run->predictor == NULL || run->dc == NULL) break;
+    if (run->offset == NULL || run->dc == NULL) break;
     limit = data_byte_from(&tail->scan, first + (limit - first) / 2);
     run->start = limit * 8;
     index_tail_run(tail, r);
@@ -1092,23 +1092,19 @@ static size_t tail_mcus(const tail_index *tail, int r, size_t entry) {
 }
 
 /// Fills the index from MCU `mcu` on with the entries of run `r` from `entry` on and of the runs
-/// it met, the DC values shifted so the run's predictors at `entry` become `predictor`; `*end`
-/// gets where the data ended. False when a DC value comes out of range (which the first thread
+/// it met, the DC values summed from the predictors before it (`predictor`) and the blocks' DC
+/// differences; `*end` gets where the data ended. False when a DC value comes out of range (which the first thread
 /// would have refused too).
 static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_index *tail, int r,
                        size_t entry, size_t mcu, const int32_t *predictor, uint64_t *end) {
   int32_t absolute[3] = {predictor[0], predictor[1], predictor[2]};
   for (;;) {
     const tail_run *run = &tail->run[r];
-    int32_t shift[3];
-    for (int part = 0; part < 3; part++) {
-      shift[part] = absolute[part] - run->predictor[entry * 3 + (size_t)part];
-    }
     // The MCU's place, moved on MCU by MCU (no division per MCU).
     uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    const int32_t *dc = &run->dc[entry * (size_t)file->blocks_per_mcu];
+    const int16_t *dc = &run->dc[entry * (size_t)file->blocks_per_mcu];
     for (; entry < run->count; entry++, mcu++) {
-      index->mcu_offset[mcu] = (uint32_t)run->offset[entry];
+      index->mcu_offset[mcu] = run->offset[entry];
       for (int part = 0; part < file->components; part++) {
         const component *c = &file->component[part];
         int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
@@ -1116,9 +1112,9 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
         int16_t *block = &index->dc[part][dc_slot(file, part, x, y, 0, 0)];
         for (int v = 0; v < down; v++, block += row) {
           for (int h = 0; h < across; h++) {
-            int32_t value = *dc++ + shift[part];
-            if (value < -32767 || value > 32767) return false;
-            block[h] = (int16_t)value;
+            absolute[part] += *dc++;
+            if (absolute[part] < -32767 || absolute[part] > 32767) return false;
+            block[h] = (int16_t)absolute[part];
           }
         }
       }
@@ -1131,9 +1127,6 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
       *end = run->offset[run->count];
       index->mcu_offset[mcu] = (uint32_t)*end;
       return true;
-    }
-    for (int part = 0; part < 3; part++) {
-      absolute[part] = run->predictor[run->count * 3 + (size_t)part] + shift[part];
     }
     entry = run->met;
     r = run->next;
@@ -1413,7 +1406,6 @@ scanned:
   }
   for (int r = 0; r < TAIL_RUNS; r++) {
     free(tail.run[r].offset);
-    free(tail.run[r].predictor);
     free(tail.run[r].dc);
   }
   if (refusal != MEMESH_SPLICE_OK) return refusal;
