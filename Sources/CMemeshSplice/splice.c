@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include <jpeglib.h>
@@ -253,17 +252,15 @@ typedef struct bit_writer {
   bool failed;
 } bit_writer;
 
-/// Room for at least `*capacity` bytes (set to how many) that free() releases. From 1 MB on, in
-/// whole 2 MB pages the kernel is asked to back with transparent huge pages: a meme's 4 MB
-/// written into fresh 4 KB pages costs a page fault every 4 KB (about 1.5 ms for a 12-MP
-/// photo's on its own), into 2 MB pages two faults.
+/// Room for at least `*capacity` bytes (set to how many) that free() releases. From 1 MB on,
+/// page-aligned and in whole pages, so the meme can be written to its files with O_DIRECT
+/// straight from it. Left in small pages: see PageMapping in MemeSystem for why not huge ones.
 static uint8_t *writer_room(size_t *capacity) {
-  const size_t huge = (size_t)2 << 20;
-  if (*capacity < huge / 2) return malloc(*capacity);
-  size_t rounded = (*capacity + huge - 1) & ~(huge - 1);
+  const size_t page = 4096;
+  if (*capacity < ((size_t)1 << 20)) return malloc(*capacity);
+  size_t rounded = (*capacity + page - 1) & ~(page - 1);
   void *room = NULL;
-  if (rounded < *capacity || posix_memalign(&room, huge, rounded) != 0) return NULL;
-  madvise(room, rounded, MADV_HUGEPAGE);
+  if (rounded < *capacity || posix_memalign(&room, page, rounded) != 0) return NULL;
   *capacity = rounded;
   return room;
 }

@@ -43,22 +43,21 @@ final class GlyphPixels: @unchecked Sendable {
 }
 
 /// Memory for the glyphs of captions drawn large (a 12-MP photo's: some 4 MB of fills and
-/// outlines), handed out from 2-MB blocks the kernel may back with one huge page each
-/// (`HugePageMapping`). Fresh memory costs a page fault on first write, one per 4 KB otherwise:
-/// about a thousand for those captions, a millisecond or two of the share; a huge page is one
-/// fault. Nothing is given back before the block is gone: each `GlyphPixels` keeps its block,
-/// which is unmapped when the last of them goes. Used by one thread at a time (the text lock).
+/// outlines), handed out from 2-MB blocks (`PageMapping`, small pages) one after the other: a
+/// mapping per block instead of one per bitmap, and no `malloc` bookkeeping. Nothing is given
+/// back before the block is gone: each `GlyphPixels` keeps its block, which is unmapped when the
+/// last of them goes. Used by one thread at a time (the text lock).
 final class GlyphArena {
-  /// The block size: one huge page.
-  static let blockSize = HugePageMapping.hugePage
+  /// The block size.
+  static let blockSize = 2 << 20
 
-  /// One mapped block, 2-MB aligned.
+  /// One mapped block.
   final class Block: @unchecked Sendable {
     let start: UnsafeMutableRawPointer
 
     /// A new block, or nil when it cannot be mapped.
     init?() {
-      guard let mapping = HugePageMapping(length: GlyphArena.blockSize) else { return nil }
+      guard let mapping = PageMapping(length: GlyphArena.blockSize) else { return nil }
       start = mapping.start
     }
 

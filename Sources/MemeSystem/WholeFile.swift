@@ -84,11 +84,10 @@ public enum WholeFile {
     }
   }
 
-  /// Memory for a file's bytes. A large file's comes from a `HugePageMapping`: the read then
-  /// takes one page fault per 2 MB instead of one per 4 KB (a thousand for a 4-MB photo, about a
-  /// millisecond, where prefaulting them with `MAP_POPULATE` costs as much). The file itself is
-  /// never mapped: one cut short while mapped would kill memesh (SIGBUS) instead of failing the
-  /// read.
+  /// Memory for a file's bytes. A large file's is a `PageMapping` of its own: page-aligned
+  /// (so it can be written out again with `O_DIRECT`) and given back whole when the `Data` goes.
+  /// The file itself is never mapped: one cut short while mapped would kill memesh (SIGBUS)
+  /// instead of failing the read.
   private struct Buffer {
     /// Below this, `malloc`.
     static let mappedSize = 1 << 20
@@ -104,7 +103,7 @@ public enum WholeFile {
         mappedLength = 0
         return
       }
-      guard let mapping = HugePageMapping(length: size) else { return nil }
+      guard let mapping = PageMapping(length: size) else { return nil }
       start = mapping.start
       mappedLength = mapping.length
     }

@@ -142,8 +142,8 @@ final class ScratchFolder {
     #expect(try WholeFile.read(path: path) == Data("hello\n".utf8))
   }
 
-  /// Large files are read into memory of their own, its whole 2-MB stretches in huge pages: every
-  /// byte arrives, at sizes on, around and between the boundaries.
+  /// Large files are read into a page mapping of their own: every byte arrives, at sizes on,
+  /// around and between page and 1-MB boundaries.
   @Test(arguments: [(1 << 20) - 1, 1 << 20, (2 << 20) + 1, (4 << 20) + 4_097, 6 << 20])
   func readsLargeFilesWhole(size: Int) throws {
     let scratch = try ScratchFolder()
