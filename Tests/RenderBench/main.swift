@@ -124,14 +124,17 @@ func timeLayout(size: PixelSize, runs: Int) throws {
   var times: [(wall: Double, cpu: Double, faults: Int)] = []
   for _ in 0..<max(2, runs) {
     let (startCPU, startFaults) = (threadCPU(), pageFaults())
-    let wall = try milliseconds { _ = try captions.report(boxes: boxes, font: font, imageSize: size) }
+    let wall = try milliseconds {
+      _ = try captions.report(boxes: boxes, font: font, imageSize: size)
+    }
     times.append((wall, threadCPU() - startCPU, pageFaults() - startFaults))
   }
   let rest = times.dropFirst()
   func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
   print(
     String(
-      format: "layout %@: first %.2f ms (cpu %.2f, %d faults), then median %.2f ms (cpu %.2f, %d faults)",
+      format:
+        "layout %@: first %.2f ms (cpu %.2f, %d faults), then median %.2f ms (cpu %.2f, %d faults)",
       size.description, times[0].wall, times[0].cpu, times[0].faults, median(rest.map(\.wall)),
       median(rest.map(\.cpu)), Int(median(rest.map { Double($0.faults) }))))
 }
