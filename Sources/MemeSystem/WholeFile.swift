@@ -84,8 +84,9 @@ public enum WholeFile {
     }
   }
 
-  /// Memory for a file's bytes. A large file's is a `PageMapping` of its own: page-aligned
-  /// (so it can be written out again with `O_DIRECT`) and given back whole when the `Data` goes.
+  /// Memory for a file's bytes. A large file's is a `PageMapping` of its own, populated before
+  /// the read fills it: page-aligned (so it can be written out again with `O_DIRECT`) and given
+  /// back whole when the `Data` goes.
   /// The file itself is never mapped: one cut short while mapped would kill memesh (SIGBUS)
   /// instead of failing the read.
   private struct Buffer {
@@ -103,7 +104,7 @@ public enum WholeFile {
         mappedLength = 0
         return
       }
-      guard let mapping = PageMapping(length: size) else { return nil }
+      guard let mapping = PageMapping(length: size, populated: true) else { return nil }
       start = mapping.start
       mappedLength = mapping.length
     }
