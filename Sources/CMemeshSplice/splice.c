@@ -719,7 +719,8 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
   }
 }
 
-/// The AC codes of a block after its DC, when only where the block ends matters: whole groups
+/// The AC codes of a block from coefficient `k` on (1: after its DC), when only where the block
+/// ends matters: whole groups
 /// of codes with their value bits per lookup (`huffman_table.group`) while they stay inside the
 /// block, one code at a time otherwise. `*window` holds the unread bits of the window loaded at
 /// `*at`, of which `*used` bits are read.
@@ -728,11 +729,10 @@ static memesh_splice_refusal unstuff(const jpeg_file *file, scan_index *index) {
 static inline __attribute__((always_inline)) bool skip_ac(const scan_bits *scan,
                                                           const huffman_table *ac, uint64_t *at,
                                                           uint64_t *window, bool *clean,
-                                                          int *used) {
+                                                          int *used, int k) {
   const uint16_t *group = ac->group;
   uint64_t bits = *window;
   int consumed = *used;
-  int k = 1;
   for (;;) {
     // The window holds 57 bits or more: three groups of GROUP_BITS each fit in what is left
     // unread, so they are looked up without checking in between.
@@ -809,15 +809,13 @@ static inline bool cursor_past(const scan_bits *scan, const bit_cursor *cursor, 
   return !cursor->clean && cursor_position(scan, cursor) > limit;
 }
 
-/// Reads one block's codes when only where it ends and its DC value matter (indexing). False
-/// for a code the tables lack, a run past the 64th coefficient, more than 10 value bits or
-/// (with `check_range`) a DC out of range.
-static inline __attribute__((always_inline)) bool skip_block(const scan_bits *scan,
-                                                             bit_cursor *cursor,
-                                                             const huffman_table *dc,
-                                                             const huffman_table *ac,
-                                                             int32_t *predictor,
-                                                             bool check_range) {
+/// A block's DC code and its value bits, read with the cursor when only its DC value matters
+/// (indexing). False for a code the table lacks, more than 11 value bits or (with
+/// `check_range`) a DC out of range.
+static inline __attribute__((always_inline)) bool skip_dc(const scan_bits *scan,
+                                                          bit_cursor *cursor,
+                                                          const huffman_table *dc,
+                                                          int32_t *predictor, bool check_range) {
   if (cursor->used > 30) {
     cursor_open(scan, cursor, cursor_position(scan, cursor));
   }
@@ -829,8 +827,65 @@ static inline __attribute__((always_inline)) bool skip_block(const scan_bits *sc
   if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
   cursor->window <<= length + size;
   cursor->used += length + size;
-  if (check_range && (*predictor < -32767 || *predictor > 32767)) return false;
-  return skip_ac(scan, ac, &cursor->at, &cursor->window, &cursor->clean, &cursor->used);
+  return !check_range || (*predictor >= -32767 && *predictor <= 32767);
+}
+
+/// Reads one block's codes when only where it ends and its DC value matter (indexing). False
+/// for a code the tables lack, a run past the 64th coefficient, more than 10 value bits or
+/// (with `check_range`) a DC out of range.
+static inline __attribute__((always_inline)) bool skip_block(const scan_bits *scan,
+                                                             bit_cursor *cursor,
+                                                             const huffman_table *dc,
+                                                             const huffman_table *ac,
+                                                             int32_t *predictor,
+                                                             bool check_range) {
+  return skip_dc(scan, cursor, dc, predictor, check_range) &&
+         skip_ac(scan, ac, &cursor->at, &cursor->window, &cursor->clean, &cursor->used, 1);
+}
+
+/// One AC group of the block the cursor is in, at coefficient `*k`: 1 when it was taken and the
+/// block goes on, 2 when it ended the block, 0 when the block must go on code by code (skip_ac).
+static inline __attribute__((always_inline)) int skip_group(const uint16_t *group,
+                                                            bit_cursor *cursor, int *k) {
+  uint16_t entry = group[cursor->window >> (64 - GROUP_BITS)];
+  int after = *k + GROUP_COEFFICIENTS(entry);
+  if (entry == 0 || after > ((entry & GROUP_END) ? 63 : 64)) return 0;
+  cursor->window <<= GROUP_LENGTH(entry);
+  cursor->used += GROUP_LENGTH(entry);
+  *k = after;
+  return entry & GROUP_END ? 2 : 1;
+}
+
+/// skip_block (with `check_range`) for two blocks of independent streams coded with the same
+/// tables: false when either does not add up. Each stream's codes are a chain of lookups (a
+/// code's length says where the next starts), so one stream alone leaves the core waiting on
+/// each lookup: the two blocks' AC groups are taken in turn while both go on, then each goes on
+/// alone.
+static inline __attribute__((always_inline)) bool skip_block_pair(const scan_bits *scan,
+                                                                  bit_cursor *a, bit_cursor *b,
+                                                                  const huffman_table *dc,
+                                                                  const huffman_table *ac,
+                                                                  int32_t *predictor_a,
+                                                                  int32_t *predictor_b) {
+  if (!skip_dc(scan, a, dc, predictor_a, true) || !skip_dc(scan, b, dc, predictor_b, true)) {
+    return false;
+  }
+  const uint16_t *group = ac->group;
+  int k[2] = {1, 1}, step[2];
+  for (;;) {
+    // Two groups of GROUP_BITS each fit in what is left unread of a window.
+    if (a->used > 57 - 2 * GROUP_BITS) cursor_open(scan, a, cursor_position(scan, a));
+    if (b->used > 57 - 2 * GROUP_BITS) cursor_open(scan, b, cursor_position(scan, b));
+    step[0] = skip_group(group, a, &k[0]);
+    step[1] = skip_group(group, b, &k[1]);
+    if (step[0] != 1 || step[1] != 1) break;
+    step[0] = skip_group(group, a, &k[0]);
+    step[1] = skip_group(group, b, &k[1]);
+    if (step[0] != 1 || step[1] != 1) break;
+  }
+  // A block that stopped on a group it could not take, or that the other stopped, goes on.
+  return (step[0] == 2 || skip_ac(scan, ac, &a->at, &a->window, &a->clean, &a->used, k[0])) &&
+         (step[1] == 2 || skip_ac(scan, ac, &b->at, &b->window, &b->clean, &b->used, k[1]));
 }
 
 /// Reads one block's codes and keeps its coefficients (zigzag order). False for a code the
@@ -932,6 +987,38 @@ static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mc
   return true;
 }
 
+/// index_mcu for two MCUs of independent streams, block by block in turn (skip_block_pair).
+static inline bool index_mcu_pair(const jpeg_file *file, scan_index *index, const size_t mcu[2],
+                                  bit_cursor cursor[2], int32_t predictor[2][3]) {
+  scan_bits scan = scan_of(index);
+  bit_cursor a = cursor[0], b = cursor[1];
+  uint32_t x[2], y[2];
+  for (int s = 0; s < 2; s++) {
+    x[s] = (uint32_t)(mcu[s] % file->mcus_across);
+    y[s] = (uint32_t)(mcu[s] / file->mcus_across);
+  }
+  index->mcu_offset[mcu[0]] = (uint32_t)cursor_position(&scan, &a);
+  index->mcu_offset[mcu[1]] = (uint32_t)cursor_position(&scan, &b);
+  bool whole = true;
+  for (int part = 0; part < file->components && whole; part++) {
+    const component *c = &file->component[part];
+    int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
+    const huffman_table *dc = &file->dc[c->dc], *ac = &file->ac[c->ac];
+    for (int v = 0; v < down && whole; v++) {
+      for (int h = 0; h < across && whole; h++) {
+        whole = skip_block_pair(&scan, &a, &b, dc, ac, &predictor[0][part], &predictor[1][part]) &&
+                !cursor_past(&scan, &a, index->bit_count) &&
+                !cursor_past(&scan, &b, index->bit_count);
+        index->dc[part][dc_slot(file, part, x[0], y[0], h, v)] = (int16_t)predictor[0][part];
+        index->dc[part][dc_slot(file, part, x[1], y[1], h, v)] = (int16_t)predictor[1][part];
+      }
+    }
+  }
+  cursor[0] = a;
+  cursor[1] = b;
+  return whole;
+}
+
 // MARK: - Later parts of the scan, on a second thread
 
 /// The entropy-coded data has no markers to start from mid-way, but Huffman codes
@@ -943,9 +1030,9 @@ static inline bool index_mcu(const jpeg_file *file, scan_index *index, size_t mc
 /// finish close together even when another thread takes a share of one core. Nothing of a guess
 /// is trusted: the first thread takes over a run's results only from an MCU whose bit offset both
 /// reached as an MCU start (from there both read the same bits the same way), follows the runs
-/// from there to the end of the data, and shifts the DC values, which a run only knows relative
-/// to its start, by the difference of the predictors where two meet. If they never meet, the
-/// first thread indexes everything itself.
+/// from there to the end of the data, and adds up the DC differences the runs recorded (a run
+/// cannot know the predictors) from its own predictors there. If they never meet, the first
+/// thread indexes everything itself.
 #define TAIL_RUNS 4
 /// Another run is begun only in a gap of at least this fraction of the data.
 #define TAIL_MIN_GAP 32
@@ -955,11 +1042,12 @@ typedef struct tail_run {
   /// Where it starts: a data byte's first bit.
   uint64_t start;
   /// MCU starts of the run's last unbroken stretch; offset[count] is where its last MCU ended.
-  uint64_t *offset;
-  /// The DC predictors (3 per entry) before each MCU, relative to the stretch's start.
-  int32_t *predictor;
-  /// Each block's DC value (blocks_per_mcu per MCU, in scan order), relative.
-  int32_t *dc;
+  /// 32 bits, as the index's (build_index refuses larger scans).
+  uint32_t *offset;
+  /// Each block's DC difference (what its DC code adds to its component's predictor;
+  /// blocks_per_mcu per MCU, in scan order): the DC values follow from the predictors where the
+  /// run is taken over. 16 bits hold any (at most 11 value bits).
+  int16_t *dc;
   size_t count;
   /// How it goes on after offset[count]: TAIL_END (that is the end of the data), TAIL_BROKEN
   /// (it broke off: of no use), or the run it met there (the run begun before it, whose entry
@@ -1007,8 +1095,7 @@ static void index_tail_run(tail_index *tail, int r) {
   cursor_open(&tail->scan, &cursor, run->start);
   while (!__atomic_load_n(&tail->stop, __ATOMIC_RELAXED)) {
     uint64_t position = cursor_position(&tail->scan, &cursor);
-    run->offset[count] = position;
-    memcpy(&run->predictor[count * 3], predictor, sizeof predictor);
+    run->offset[count] = (uint32_t)position;
     if (ahead != NULL) {
       while (met < ahead->count && ahead->offset[met] < position) met++;
       if (ahead->offset[met] == position) {
@@ -1023,18 +1110,19 @@ static void index_tail_run(tail_index *tail, int r) {
     }
     if (count + 1 == tail->capacity) break;  // more MCUs than the frame has
     bool whole = true;
-    int32_t *dc = &run->dc[count * (size_t)file->blocks_per_mcu];
+    int16_t *dc = &run->dc[count * (size_t)file->blocks_per_mcu];
     for (int part = 0; part < file->components && whole; part++) {
       const component *c = &file->component[part];
       int blocks = file->components == 1 ? 1 : c->h * c->v;
       for (int block = 0; block < blocks && whole; block++) {
+        int32_t before = predictor[part];
         whole = skip_block(&tail->scan, &cursor, &file->dc[c->dc], &file->ac[c->ac],
                            &predictor[part], false) &&
                 !cursor_past(&tail->scan, &cursor, tail->scan.end * 8) &&
                 // Relative DC values of a real scan stay within twice the DC range; bounding
                 // them keeps a hostile scan's sums from overflowing.
                 predictor[part] >= -65535 && predictor[part] <= 65535;
-        *dc++ = predictor[part];
+        *dc++ = (int16_t)(predictor[part] - before);
       }
     }
     if (whole) {
@@ -1062,9 +1150,8 @@ static void *index_tail(void *argument) {
     }
     tail_run *run = &tail->run[r];
     run->offset = malloc(tail->capacity * sizeof *run->offset);
-    run->predictor = malloc(tail->capacity * 3 * sizeof *run->predictor);
     run->dc = malloc(tail->capacity * (size_t)file->blocks_per_mcu * sizeof *run->dc);
-    if (run->offset == NULL || run->predictor == NULL || run->dc == NULL) break;
+    if (run->offset == NULL || run->dc == NULL) break;
     limit = data_byte_from(&tail->scan, first + (limit - first) / 2);
     run->start = limit * 8;
     index_tail_run(tail, r);
@@ -1089,23 +1176,19 @@ static size_t tail_mcus(const tail_index *tail, int r, size_t entry) {
 }
 
 /// Fills the index from MCU `mcu` on with the entries of run `r` from `entry` on and of the runs
-/// it met, the DC values shifted so the run's predictors at `entry` become `predictor`; `*end`
-/// gets where the data ended. False when a DC value comes out of range (which the first thread
+/// it met, the DC values summed from the predictors before it (`predictor`) and the blocks' DC
+/// differences; `*end` gets where the data ended. False when a DC value comes out of range (which the first thread
 /// would have refused too).
 static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_index *tail, int r,
                        size_t entry, size_t mcu, const int32_t *predictor, uint64_t *end) {
   int32_t absolute[3] = {predictor[0], predictor[1], predictor[2]};
   for (;;) {
     const tail_run *run = &tail->run[r];
-    int32_t shift[3];
-    for (int part = 0; part < 3; part++) {
-      shift[part] = absolute[part] - run->predictor[entry * 3 + (size_t)part];
-    }
     // The MCU's place, moved on MCU by MCU (no division per MCU).
     uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-    const int32_t *dc = &run->dc[entry * (size_t)file->blocks_per_mcu];
+    const int16_t *dc = &run->dc[entry * (size_t)file->blocks_per_mcu];
     for (; entry < run->count; entry++, mcu++) {
-      index->mcu_offset[mcu] = (uint32_t)run->offset[entry];
+      index->mcu_offset[mcu] = run->offset[entry];
       for (int part = 0; part < file->components; part++) {
         const component *c = &file->component[part];
         int across = file->components == 1 ? 1 : c->h, down = file->components == 1 ? 1 : c->v;
@@ -1113,9 +1196,9 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
         int16_t *block = &index->dc[part][dc_slot(file, part, x, y, 0, 0)];
         for (int v = 0; v < down; v++, block += row) {
           for (int h = 0; h < across; h++) {
-            int32_t value = *dc++ + shift[part];
-            if (value < -32767 || value > 32767) return false;
-            block[h] = (int16_t)value;
+            absolute[part] += *dc++;
+            if (absolute[part] < -32767 || absolute[part] > 32767) return false;
+            block[h] = (int16_t)absolute[part];
           }
         }
       }
@@ -1128,9 +1211,6 @@ static bool adopt_tail(const jpeg_file *file, scan_index *index, const tail_inde
       *end = run->offset[run->count];
       index->mcu_offset[mcu] = (uint32_t)*end;
       return true;
-    }
-    for (int part = 0; part < 3; part++) {
-      absolute[part] = run->predictor[run->count * 3 + (size_t)part] + shift[part];
     }
     entry = run->met;
     r = run->next;
@@ -1235,31 +1315,81 @@ static bool claim_chunk(restart_chunks *chunks, bool from_back, size_t *first, s
   }
 }
 
-/// Indexes restart intervals `first ..< end`: false when they do not add up (a code the tables
-/// lack, or more than an interval's padding before its marker).
-static bool index_intervals(restart_chunks *chunks, size_t first, size_t end) {
+/// Restart intervals being indexed from `part` up to `end`; `mcu` is the next MCU, `last` the
+/// end of the interval it is in.
+typedef struct interval_walk {
+  size_t part, end, mcu, last;
+  bit_cursor cursor;
+  int32_t predictor[3];
+} interval_walk;
+
+/// Starts reading interval `walk->part`, which begins after restart marker `part` - 1.
+static void interval_open(const restart_chunks *chunks, interval_walk *walk) {
+  const jpeg_file *file = chunks->file;
+  scan_bits scan = scan_of(chunks->index);
+  size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
+  size_t interval = file->restart_interval;
+  cursor_open(&scan, &walk->cursor,
+              walk->part == 0 ? 0 : (uint64_t)chunks->index->segment[walk->part - 1] * 8);
+  walk->predictor[0] = walk->predictor[1] = walk->predictor[2] = 0;
+  walk->mcu = walk->part * interval;
+  walk->last = (walk->part + 1) * interval < mcus ? (walk->part + 1) * interval : mcus;
+}
+
+/// After the walk's MCU was read: where its row ends, and at the end of its interval that only
+/// padding is left before the marker, and the next interval opened. False when that is not so.
+static bool interval_next(restart_chunks *chunks, interval_walk *walk) {
   const jpeg_file *file = chunks->file;
   scan_index *index = chunks->index;
   scan_bits scan = scan_of(index);
-  size_t mcus = (size_t)file->mcus_across * file->mcu_rows;
-  size_t interval = file->restart_interval;
-  for (size_t part = first; part < end; part++) {
+  if ((walk->mcu + 1) % file->mcus_across == 0) {
+    index->row_end[walk->mcu / file->mcus_across] = cursor_position(&scan, &walk->cursor);
+  }
+  if (++walk->mcu < walk->last) return true;
+  uint64_t position = cursor_position(&scan, &walk->cursor);
+  if (walk->part + 1 == chunks->intervals) {
+    chunks->end = position;
+  } else if (!ends_before(&scan, position, index->segment_end[walk->part])) {
+    return false;  // only the interval's padding may be left before its marker
+  }
+  if (++walk->part < walk->end) interval_open(chunks, walk);
+  return true;
+}
+
+/// Indexes restart intervals `first ..< end`: false when they do not add up (a code the tables
+/// lack, or more than an interval's padding before its marker). The first half and the second
+/// are read at once, an MCU of each in turn (index_mcu_pair), then what is left of either.
+static bool index_intervals(restart_chunks *chunks, size_t first, size_t end) {
+  const jpeg_file *file = chunks->file;
+  scan_index *index = chunks->index;
+  size_t middle = first + (end - first + 1) / 2;
+  interval_walk walk[2] = {{.part = first, .end = middle}, {.part = middle, .end = end}};
+  for (int s = 0; s < 2; s++) {
+    if (walk[s].part < walk[s].end) interval_open(chunks, &walk[s]);
+  }
+  while (walk[0].part < walk[0].end && walk[1].part < walk[1].end) {
     if (__atomic_load_n(&chunks->damaged, __ATOMIC_RELAXED)) return false;
-    // Interval `part` begins after restart marker `part` - 1.
-    bit_cursor cursor;
-    cursor_open(&scan, &cursor, part == 0 ? 0 : (uint64_t)index->segment[part - 1] * 8);
-    int32_t predictor[3] = {0, 0, 0};
-    size_t last = (part + 1) * interval < mcus ? (part + 1) * interval : mcus;
-    for (size_t mcu = part * interval; mcu < last; mcu++) {
-      uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
-      if (!index_mcu(file, index, mcu, x, y, &cursor, predictor)) return false;
-      if (x + 1 == file->mcus_across) index->row_end[y] = cursor_position(&scan, &cursor);
+    size_t mcu[2] = {walk[0].mcu, walk[1].mcu};
+    bit_cursor cursor[2] = {walk[0].cursor, walk[1].cursor};
+    int32_t predictor[2][3];
+    memcpy(predictor[0], walk[0].predictor, sizeof predictor[0]);
+    memcpy(predictor[1], walk[1].predictor, sizeof predictor[1]);
+    if (!index_mcu_pair(file, index, mcu, cursor, predictor)) return false;
+    for (int s = 0; s < 2; s++) {
+      walk[s].cursor = cursor[s];
+      memcpy(walk[s].predictor, predictor[s], sizeof predictor[s]);
+      if (!interval_next(chunks, &walk[s])) return false;
     }
-    uint64_t position = cursor_position(&scan, &cursor);
-    if (part + 1 == chunks->intervals) {
-      chunks->end = position;
-    } else if (!ends_before(&scan, position, index->segment_end[part])) {
-      return false;  // only the interval's padding may be left before its marker
+  }
+  for (int s = 0; s < 2; s++) {
+    while (walk[s].part < walk[s].end) {
+      if (__atomic_load_n(&chunks->damaged, __ATOMIC_RELAXED)) return false;
+      size_t mcu = walk[s].mcu;
+      uint32_t x = (uint32_t)(mcu % file->mcus_across), y = (uint32_t)(mcu / file->mcus_across);
+      if (!index_mcu(file, index, mcu, x, y, &walk[s].cursor, walk[s].predictor) ||
+          !interval_next(chunks, &walk[s])) {
+        return false;
+      }
     }
   }
   return true;
@@ -1295,7 +1425,8 @@ static memesh_splice_refusal index_with_restarts(const jpeg_file *file, scan_ind
   restart_chunks chunks = {.file = file,
                            .index = index,
                            .intervals = intervals,
-                           .chunk = intervals >= 128 ? intervals / 64 : 1,
+                           // Two intervals at least: index_intervals reads two at once.
+                           .chunk = intervals >= 128 ? intervals / 64 : 2,
                            .claims = intervals,
                            .second_first = intervals};
   pthread_t helper;
@@ -1410,7 +1541,6 @@ scanned:
   }
   for (int r = 0; r < TAIL_RUNS; r++) {
     free(tail.run[r].offset);
-    free(tail.run[r].predictor);
     free(tail.run[r].dc);
   }
   if (refusal != MEMESH_SPLICE_OK) return refusal;

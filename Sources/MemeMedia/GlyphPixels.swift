@@ -18,14 +18,26 @@ final class GlyphPixels: @unchecked Sendable {
     count: Int, in arena: GlyphArena? = nil,
     fill: ((UnsafeMutableBufferPointer<UInt8>) -> Void)? = nil
   ) {
-    if let (bytes, block) = arena?.take(count) {
-      self.bytes = bytes
-      self.block = block
-    } else {
-      bytes = .allocate(capacity: max(0, count))
-      block = nil
-    }
-    if let fill { fill(bytes) } else { bytes.initialize(repeating: 0) }
+    (bytes, block) = GlyphPixels.take(count, from: arena)
+    if let fill { fill(bytes) } else if block == nil { bytes.initialize(repeating: 0) }
+  }
+
+  /// `count` zero bytes, then `draw` (which may leave some of them zero); taken from `arena`
+  /// when it has room, whose bytes are zero already: a renderer that writes only where a glyph
+  /// reaches leaves the rest of those pages untouched.
+  init(zeroed count: Int, in arena: GlyphArena?, draw: (UnsafeMutableBufferPointer<UInt8>) -> Void)
+  {
+    (bytes, block) = GlyphPixels.take(count, from: arena)
+    if block == nil { bytes.initialize(repeating: 0) }
+    draw(bytes)
+  }
+
+  /// `count` bytes from `arena`, or of their own (block nil) when it has no room.
+  private static func take(_ count: Int, from arena: GlyphArena?) -> (
+    UnsafeMutableBufferPointer<UInt8>, GlyphArena.Block?
+  ) {
+    if let (bytes, block) = arena?.take(count) { return (bytes, block) }
+    return (.allocate(capacity: max(0, count)), nil)
   }
 
   /// A copy of `array`.
@@ -67,8 +79,9 @@ final class GlyphArena {
   private var block: Block?
   private var used = 0
 
-  /// `count` bytes from the current block, or a new one; nil for more than a block holds (or
-  /// when no block can be mapped): the caller allocates those itself.
+  /// `count` bytes from the current block, or a new one, all zero (a block's bytes are handed
+  /// out once, from a fresh mapping); nil for more than a block holds (or when no block can be
+  /// mapped): the caller allocates those itself.
   func take(_ count: Int) -> (UnsafeMutableBufferPointer<UInt8>, Block)? {
     guard count > 0, count <= Self.blockSize else { return nil }
     // 16-byte steps keep every bitmap aligned as malloc's would be.

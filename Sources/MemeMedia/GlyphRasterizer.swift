@@ -28,6 +28,8 @@ final class GlyphRasterizer {
   let size: Double
   let outlineWidth: Double
   private let stroker: FT_Stroker?
+  /// FreeType, for rendering outlines.
+  private let library: FT_Library?
   private var cache: [Key: Glyph] = [:]
   /// Where outline fonts' bitmaps are put, at sizes from `arenaSize` on.
   private let arena: GlyphArena?
@@ -41,6 +43,7 @@ final class GlyphRasterizer {
   ) {
     self.size = size
     self.outlineWidth = outlineWidth
+    self.library = library
     self.arena = size >= Self.arenaSize ? arena : nil
     var stroker: FT_Stroker?
     if stroked, let library, FT_Stroker_New(library, &stroker) == 0, let stroker {
@@ -73,7 +76,11 @@ final class GlyphRasterizer {
 
   // MARK: - Outline fonts
 
-  private func outlineBitmaps(_ shaped: ShapedGlyph, quarterX: Int, quarterY: Int) -> Glyph {
+  /// The glyph's fill and outline, drawn in place, or with `throughFreeTypeBuffer` rendered
+  /// by FreeType into a buffer of its own and copied (the reference the first must equal).
+  func outlineBitmaps(
+    _ shaped: ShapedGlyph, quarterX: Int, quarterY: Int, throughFreeTypeBuffer: Bool = false
+  ) -> Glyph {
     let face = shaped.face
     face.setPixelSize(size)
     let flags = FT_Int32(FT_LOAD_NO_HINTING) | FT_Int32(FT_LOAD_NO_BITMAP)
@@ -92,12 +99,63 @@ final class GlyphRasterizer {
       // 0 = the border outside the glyph; 1 = destroy the glyph it was made from.
       if FT_Glyph_StrokeBorder(&outline, stroker, 0, 1) != 0 { outline = nil }
     }
-    let glyph = Glyph(fill: bitmap(from: &fill), outline: bitmap(from: &outline))
-    return glyph
+    if throughFreeTypeBuffer {
+      return Glyph(fill: freeTypeBitmap(from: &fill), outline: freeTypeBitmap(from: &outline))
+    }
+    return Glyph(fill: bitmap(from: &fill), outline: bitmap(from: &outline))
   }
 
   /// Renders an outline glyph to 8-bit coverage and frees it.
+  ///
+  /// The coverage is drawn straight into the bitmap's own memory (`FT_Outline_Get_Bitmap`), in
+  /// the box `FT_Glyph_To_Bitmap` gives: the control box widened to whole pixels, with the
+  /// same pixels, but no buffer of FreeType's to clear and copy out of. An outline marked as
+  /// overlapping itself (which FreeType renders oversampled) is left to `FT_Glyph_To_Bitmap`.
   private func bitmap(from glyph: inout FT_Glyph?) -> GlyphBitmap {
+    guard let owned = glyph else { return .empty }
+    defer {
+      if let done = glyph { FT_Done_Glyph(done) }
+      glyph = nil
+    }
+    guard owned.pointee.format == FT_GLYPH_FORMAT_OUTLINE, let library else {
+      return freeTypeBitmap(from: &glyph)
+    }
+    let outline = UnsafeMutableRawPointer(owned).assumingMemoryBound(to: FT_OutlineGlyphRec.self)
+    guard outline.pointee.outline.flags & FT_OUTLINE_OVERLAP == 0 else {
+      return freeTypeBitmap(from: &glyph)
+    }
+    var box = FT_BBox()
+    FT_Outline_Get_CBox(&outline.pointee.outline, &box)
+    let left = Int(box.xMin) >> 6
+    let bottom = Int(box.yMin) >> 6
+    let right = (Int(box.xMax) + 63) >> 6
+    let top = (Int(box.yMax) + 63) >> 6
+    // Within the 16-bit pixel range FreeType's own rendering keeps to.
+    guard left >= -0x8000, bottom >= -0x8000, right <= 0x7FFF, top <= 0x7FFF, right > left,
+      top > bottom
+    else { return .empty }
+    let width = right - left
+    let height = top - bottom
+    // The bitmap's bottom-left corner at the origin.
+    FT_Outline_Translate(&outline.pointee.outline, FT_Pos(-left * 64), FT_Pos(-bottom * 64))
+    var rendered = true
+    let pixels = GlyphPixels(zeroed: width * height, in: arena) { destination in
+      var target = FT_Bitmap()
+      target.rows = UInt32(height)
+      target.width = UInt32(width)
+      target.pitch = Int32(width)
+      target.buffer = destination.baseAddress
+      target.num_grays = 256
+      target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+      rendered = FT_Outline_Get_Bitmap(library, &outline.pointee.outline, &target) == 0
+    }
+    guard rendered else { return .empty }
+    return GlyphBitmap(
+      left: left, top: top, width: width, height: height, pixels: pixels, isColor: false)
+  }
+
+  /// Renders an outline glyph to 8-bit coverage through FreeType's buffer and frees it.
+  private func freeTypeBitmap(from glyph: inout FT_Glyph?) -> GlyphBitmap {
     guard glyph != nil else { return .empty }
     defer {
       if let done = glyph { FT_Done_Glyph(done) }

@@ -4,7 +4,7 @@
 //     memesh-render-bench IN OUT [--top T] [--bottom B] [--font F]
 //                         [--png METHOD:LEVEL:FILTER:THREADS[:STRATEGY]]
 //                         [--phases] [--slow] [--load-detail] [--preview N]
-//                         [--place N] [--window COLUMNSxROWS]
+//                         [--place N] [--window COLUMNSxROWS] [--layout N]
 //
 // METHOD is zlib or deflate. --phases prints how long each step took to stderr. --slow renders
 // the way memesh did before MemeRenderer (decode, proxy, crop, draw on a copy, encode) for
@@ -14,7 +14,9 @@
 // frames of `place 1` (box 1 a step right, a step back, turned 5°, turned back, over and over)
 // in each terminal mode, in a window
 // of --window cells (default 80x24, cells of 10×20 pixels), against drawing each frame whole as a
-// preview does, and prints one line a mode.
+// preview does, and prints one line a mode. --layout N lays out and rasterizes the captions N
+// times at the photo's full size (what a share does before drawing the bands) and prints the
+// first time and the median of the others: wall, CPU and page faults.
 import Foundation
 import MemeCore
 import MemeMedia
@@ -41,6 +43,7 @@ let slow = flag("--slow")
 let loadDetail = flag("--load-detail")
 let previewRuns = option("--preview").flatMap { Int($0) }
 let placeRuns = option("--place").flatMap { Int($0) }
+let layoutRuns = option("--layout").flatMap { Int($0) }
 let placeWindow = (option("--window") ?? "80x24").split(separator: "x").compactMap { Int($0) }
 guard arguments.count == 2 else {
   FileHandle.standardError.write(Data("usage: memesh-render-bench IN OUT [options]\n".utf8))
@@ -105,6 +108,35 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
   let duration = ContinuousClock.now - start
   return Double(duration.components.attoseconds) / 1e15
     + Double(duration.components.seconds) * 1000
+}
+
+/// Minor page faults of the process so far.
+func pageFaults() -> Int {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  return usage.ru_minflt
+}
+
+/// --layout: the captions laid out and rasterized at `size`, as a share does, `runs` times.
+func timeLayout(size: PixelSize, runs: Int) throws {
+  let captions = CaptionRenderer(catalog: .standard())
+  let boxes = CaptionRenderer.boxes(top: top, bottom: bottom)
+  var times: [(wall: Double, cpu: Double, faults: Int)] = []
+  for _ in 0..<max(2, runs) {
+    let (startCPU, startFaults) = (threadCPU(), pageFaults())
+    let wall = try milliseconds {
+      _ = try captions.report(boxes: boxes, font: font, imageSize: size)
+    }
+    times.append((wall, threadCPU() - startCPU, pageFaults() - startFaults))
+  }
+  let rest = times.dropFirst()
+  func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  print(
+    String(
+      format:
+        "layout %@: first %.2f ms (cpu %.2f, %d faults), then median %.2f ms (cpu %.2f, %d faults)",
+      size.description, times[0].wall, times[0].cpu, times[0].faults, median(rest.map(\.wall)),
+      median(rest.map(\.cpu)), Int(median(rest.map { Double($0.faults) }))))
 }
 
 /// --place: frames of `place 1` through PlacePreview against whole previews of the same frames.
@@ -201,6 +233,9 @@ do {
       String(
         format: "caption → preview: median %.1f ms (min %.1f, max %.1f) over %d, %d bytes drawn",
         sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], sorted.count, drawn))
+  }
+  if let layoutRuns {
+    try timeLayout(size: picture.size, runs: layoutRuns)
   }
   if let placeRuns, placeWindow.count == 2 {
     try timePlace(picture: try picture.proxy, runs: placeRuns, window: placeWindow)
