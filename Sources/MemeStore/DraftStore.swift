@@ -242,7 +242,13 @@ public final class DraftStore: @unchecked Sendable {
         guard referenced.contains(name), files.kind(imagesPath + "/" + name) == .missing
         else { continue }
         if !wroteImage { try files.makeDirectory(imagesPath) }
-        try files.write(bytes, to: imagesPath + "/" + name, synchronizingDirectory: false)
+        // Noted with the bytes as the file stands before its name appears (`WrittenFiles`).
+        let (file, temporary) = try files.writeTemporary(bytes, to: imagesPath + "/" + name)
+        let written = file.directory.status(of: temporary)
+        try files.moveIntoPlace(temporary, file, synchronizingDirectory: false)
+        if let written {
+          WrittenFiles.shared.record(written, path: imagesPath + "/" + name, bytes: bytes)
+        }
         DraftSaveQueue.shared.announceProgress()
         wroteImage = true
       }
@@ -425,6 +431,7 @@ public final class DraftStore: @unchecked Sendable {
       && (Self.isSHA256(entry) || entry.hasPrefix(DurableFiles.temporaryPrefix))
     {
       files.removeQuietly(imagesPath + "/" + entry)
+      WrittenFiles.shared.forget(imagesPath + "/" + entry)
     }
   }
 

@@ -114,11 +114,13 @@ final class DurableFiles: @unchecked Sendable {
     }
   }
 
-  /// The second half: the temporary file renamed over `path` (removed on failure) and the
-  /// folder flushed.
-  func moveIntoPlace(_ temporary: String, _ file: AtomicFile) throws {
+  /// The second half: the temporary file renamed over `path` (removed on failure) and, unless
+  /// `synchronizingDirectory` is false, the folder flushed.
+  func moveIntoPlace(_ temporary: String, _ file: AtomicFile, synchronizingDirectory: Bool = true)
+    throws
+  {
     do {
-      try file.moveIntoPlace(temporary)
+      try file.moveIntoPlace(temporary, synchronizingDirectory: synchronizingDirectory)
     } catch {
       throw StoreError.system(error)
     }
@@ -251,7 +253,9 @@ final class DurableFiles: @unchecked Sendable {
     return true
   }
 
-  /// Whether `name` in `folder` is a regular file (not a symlink) whose bytes are `data`'s.
+  /// Whether `name` in `folder` is a regular file (not a symlink) whose bytes are `data`'s: read
+  /// and compared, unless it is a file this process wrote with those bytes and has not changed
+  /// since (`WrittenFiles`).
   static func file(_ name: String, in folder: Directory, holds data: Data) -> Bool {
     guard let descriptor = try? folder.openFile(name, O_RDONLY) else { return false }
     defer { close(descriptor) }
@@ -259,6 +263,7 @@ final class DurableFiles: @unchecked Sendable {
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
       Int(status.st_size) == data.count
     else { return false }
+    if WrittenFiles.shared.holds(status, data) { return true }
     return data.withUnsafeBytes { DirectIO.file(descriptor, holds: $0) }
   }
 

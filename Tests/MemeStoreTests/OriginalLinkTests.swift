@@ -105,4 +105,62 @@ import MemeSystem
     #expect(Self.inode(original)?.inode == Self.inode(try #require(edit.originalFile))?.inode)
     #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == edit.original)
   }
+
+  /// The draft's picture saved by this process, as a share finds it.
+  static func savedPicture(_ top: String, in scratch: Scratch) throws -> (DraftStore, String) {
+    let sha = String(repeating: "e", count: 64)
+    let drafts = DraftStore(home: scratch.url)
+    let step = DraftStep(
+      label: "load", recipe: MemeRecipe(top: top, bottom: "", crop: .aspect(width: 1, height: 1)),
+      sourcePath: "/photos/\(top).jpg", sourceSHA256: sha, editingID: nil)
+    try drafts.save(
+      DraftDocument(steps: [step], current: 0), images: [sha: FakeMeme.originalBytes(top: top)])
+    return (drafts, try #require(drafts.savedImagePath(sha256: sha)))
+  }
+
+  @Test func thePictureTheDraftJustSavedIsLinked() throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let store = try MemeStore(directory: scratch.memes)
+    let (_, source) = try Self.savedPicture("SAVED", in: scratch)
+    let meme = try store.add(FakeMeme.make(top: "SAVED", bottom: "", originalFile: source))
+    let original = store.url(for: meme.originalFile).path
+    #expect(Self.inode(original)?.inode == Self.inode(source)?.inode)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: original)) == FakeMeme.originalBytes(top: "SAVED"))
+  }
+
+  /// The draft's picture, once saved, replaced by another file, changed in place (its time moved
+  /// on), or holding other bytes than the meme's original: the original is written, never linked.
+  @Test(arguments: ["replaced", "changed in place", "other original"])
+  func aSavedPictureThatIsNoLongerTheOriginalIsNotLinked(_ kind: String) throws {
+    let scratch = try Scratch()
+    defer { scratch.cleanUp() }
+    let store = try MemeStore(directory: scratch.memes)
+    let (_, source) = try Self.savedPicture("FIRST", in: scratch)
+    var expected = FakeMeme.originalBytes(top: "FIRST")
+    var meme = FakeMeme.make(top: "FIRST", bottom: "", originalFile: source)
+    switch kind {
+    case "replaced":
+      var other = expected
+      other[other.count - 1] ^= 1
+      try other.write(to: URL(fileURLWithPath: source + ".new"))
+      #expect(rename(source + ".new", source) == 0)
+    case "changed in place":
+      let descriptor = open(source, O_WRONLY)
+      var byte: UInt8 = 0x55
+      #expect(pwrite(descriptor, &byte, 1, off_t(expected.count - 1)) == 1)
+      let later = timespec(tv_sec: 1_900_000_000, tv_nsec: 0)
+      var times = [later, later]
+      #expect(futimens(descriptor, &times) == 0)
+      close(descriptor)
+    default:
+      expected = FakeMeme.originalBytes(top: "FIRSU")
+      meme.original = expected
+    }
+    let added = try store.add(meme)
+    let original = store.url(for: added.originalFile).path
+    #expect(Self.inode(original)?.links == 1)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == expected)
+  }
 }
