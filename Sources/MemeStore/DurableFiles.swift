@@ -140,7 +140,8 @@ final class DurableFiles: @unchecked Sendable {
         let file = AtomicFile(name, in: folder, operations: operations)
         let temporary = AtomicFile.temporaryName(for: name)
         do {
-          try operations.createFile(temporary, in: folder, contents: item.data, mode: 0o600)
+          try operations.createFile(
+            temporary, in: folder, contents: item.data, mode: 0o600, flushedNext: true)
         } catch {
           file.discard(temporary)
           throw SystemError(
@@ -215,7 +216,8 @@ final class DurableFiles: @unchecked Sendable {
     guard let (folder, name) = try? locate(path, .write) else { return }
     let temporary = AtomicFile.temporaryName(for: name)
     do {
-      try operations.createFile(temporary, in: folder, contents: data, mode: 0o600)
+      try operations.createFile(
+        temporary, in: folder, contents: data, mode: 0o600, flushedNext: false)
       try operations.rename(temporary, in: folder, to: name, in: folder)
     } catch {
       try? operations.remove(temporary, in: folder)
@@ -257,21 +259,7 @@ final class DurableFiles: @unchecked Sendable {
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
       Int(status.st_size) == data.count
     else { return false }
-    let chunk = 1 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
-    defer { buffer.deallocate() }
-    return data.withUnsafeBytes { expected -> Bool in
-      var offset = 0
-      while offset < expected.count {
-        let count = systemRead(descriptor, buffer, min(chunk, expected.count - offset))
-        if count < 0, errno == EINTR { continue }
-        guard count > 0, let base = expected.baseAddress,
-          memcmp(buffer, base + offset, count) == 0
-        else { return false }
-        offset += count
-      }
-      return systemRead(descriptor, buffer, 1) == 0
-    }
+    return data.withUnsafeBytes { DirectIO.file(descriptor, holds: $0) }
   }
 
   /// Flushes a folder so the renames and creations in it survive a crash.

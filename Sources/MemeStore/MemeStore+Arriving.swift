@@ -125,7 +125,8 @@ extension DurableFiles {
       let file = AtomicFile(name, in: folder, operations: operations)
       let temporary = AtomicFile.temporaryName(for: name)
       do throws(SystemError) {
-        try operations.createFile(temporary, in: folder, contents: data, mode: 0o600)
+        try operations.createFile(
+          temporary, in: folder, contents: data, mode: 0o600, flushedNext: true)
       } catch {
         file.discard(temporary)
         throw SystemError(error.operation, path: path, code: error.code, refusal: error.refusal)

@@ -44,7 +44,8 @@ public struct AtomicFile: Sendable {
   {
     let temporary = temporaryName ?? Self.temporaryName(for: name)
     do {
-      try operations.createFile(temporary, in: directory, contents: data, mode: mode)
+      try operations.createFile(
+        temporary, in: directory, contents: data, mode: mode, flushedNext: true)
       try operations.synchronizeFile(temporary, in: directory)
     } catch {
       try? operations.remove(temporary, in: directory)

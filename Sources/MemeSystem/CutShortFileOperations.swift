@@ -25,11 +25,11 @@ public final class CutShortFileOperations: FileOperations, @unchecked Sendable {
     if dead { throw SystemError(.write, path: path, code: EIO) }
   }
 
-  public func createFile(_ name: String, in directory: Directory, contents: Data, mode: mode_t)
-    throws(SystemError)
-  {
+  public func createFile(
+    _ name: String, in directory: Directory, contents: Data, mode: mode_t, flushedNext: Bool
+  ) throws(SystemError) {
     try step(directory.path(of: name))
-    try directory.createFile(name, contents: contents, mode: mode)
+    try directory.createFile(name, contents: contents, mode: mode, flushedNext: flushedNext)
   }
 
   public func synchronizeFile(_ name: String, in directory: Directory) throws(SystemError) {

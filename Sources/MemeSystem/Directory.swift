@@ -132,13 +132,19 @@ public final class Directory: @unchecked Sendable {
     return descriptor
   }
 
-  /// Creates the new file `name` (it must not exist) holding `data`, not yet synced.
-  public func createFile(_ name: String, contents data: Data, mode: mode_t = 0o600)
-    throws(SystemError)
-  {
+  /// Creates the new file `name` (it must not exist) holding `data`, not yet synced. When the
+  /// caller flushes it next (`flushedNext`), a large one is written past the page cache
+  /// (`DirectIO`).
+  public func createFile(
+    _ name: String, contents data: Data, mode: mode_t = 0o600, flushedNext: Bool = true
+  ) throws(SystemError) {
     let file = try openFile(name, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
     defer { close(file) }
-    if let code = Self.writeAll(data, to: file) {
+    let failure = data.withUnsafeBytes { bytes in
+      flushedNext
+        ? DirectIO.writeAll(bytes, to: file) : DirectIO.writeOrdinarily(bytes, from: 0, to: file)
+    }
+    if let code = failure {
       throw SystemError(.write, path: path(of: name), code: code)
     }
   }
@@ -246,24 +252,6 @@ public final class Directory: @unchecked Sendable {
   }
 
   // MARK: - Descriptors
-
-  /// Writes all of `data`; the errno on failure.
-  public static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
-    data.withUnsafeBytes { buffer -> Int32? in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(
-          descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        if written == 0 { return EIO }
-        offset += written
-      }
-      return nil
-    }
-  }
 
   /// `fsync`, retried on `EINTR`; the errno on failure.
   public static func synchronize(_ descriptor: Int32) -> Int32? {

@@ -5,8 +5,11 @@ import Foundation
 /// `SystemFileOperations` makes the real calls; the default implementations are those calls.
 public protocol FileOperations: Sendable {
   /// Creates the new file `name` in `directory` holding `contents` (not yet synced).
-  func createFile(_ name: String, in directory: Directory, contents: Data, mode: mode_t)
-    throws(SystemError)
+  /// `flushedNext` says the caller flushes it right after (a large one then goes past the page
+  /// cache: `DirectIO`); a file never flushed stays in the cache for whoever reads it next.
+  func createFile(
+    _ name: String, in directory: Directory, contents: Data, mode: mode_t, flushedNext: Bool
+  ) throws(SystemError)
   /// Flushes the file `name` to the disk.
   func synchronizeFile(_ name: String, in directory: Directory) throws(SystemError)
   /// Renames `name` in `source` to `newName` in `destination`, replacing a file there.
@@ -26,10 +29,10 @@ public protocol FileOperations: Sendable {
 }
 
 extension FileOperations {
-  public func createFile(_ name: String, in directory: Directory, contents: Data, mode: mode_t)
-    throws(SystemError)
-  {
-    try directory.createFile(name, contents: contents, mode: mode)
+  public func createFile(
+    _ name: String, in directory: Directory, contents: Data, mode: mode_t, flushedNext: Bool
+  ) throws(SystemError) {
+    try directory.createFile(name, contents: contents, mode: mode, flushedNext: flushedNext)
   }
 
   public func synchronizeFile(_ name: String, in directory: Directory) throws(SystemError) {

@@ -278,12 +278,12 @@ struct TemplateStoreTests {
 struct FailingCreate: FileOperations {
   var failOn: String
 
-  func createFile(_ name: String, in directory: Directory, contents: Data, mode: mode_t)
-    throws(SystemError)
-  {
+  func createFile(
+    _ name: String, in directory: Directory, contents: Data, mode: mode_t, flushedNext: Bool
+  ) throws(SystemError) {
     if name.contains(failOn) {
       throw SystemError(.write, path: directory.path(of: name), code: ENOSPC)
     }
-    try directory.createFile(name, contents: contents, mode: mode)
+    try directory.createFile(name, contents: contents, mode: mode, flushedNext: flushedNext)
   }
 }

@@ -121,11 +121,11 @@ final class FaultyFileSystem: FileOperations, @unchecked Sendable {
     if let failure { throw SystemError(.write, path: path, code: failure) }
   }
 
-  func createFile(_ name: String, in directory: Directory, contents: Data, mode: mode_t)
-    throws(SystemError)
-  {
+  func createFile(
+    _ name: String, in directory: Directory, contents: Data, mode: mode_t, flushedNext: Bool
+  ) throws(SystemError) {
     try check(.createFile, directory.path(of: name))
-    try directory.createFile(name, contents: contents, mode: mode)
+    try directory.createFile(name, contents: contents, mode: mode, flushedNext: flushedNext)
   }
 
   func synchronizeFile(_ name: String, in directory: Directory) throws(SystemError) {
