@@ -816,15 +816,18 @@ static inline __attribute__((always_inline)) bool skip_dc(const scan_bits *scan,
                                                           bit_cursor *cursor,
                                                           const huffman_table *dc,
                                                           int32_t *predictor, bool check_range) {
-  if (cursor->used > 30) {
-    cursor_open(scan, cursor, cursor_position(scan, cursor));
-  }
+  // The window is loaded again at every block: whether the bits the last block left are enough
+  // depends on the picture, and a branch on it went wrong about as often as not.
+  cursor_open(scan, cursor, cursor_position(scan, cursor));
   // A DC code (≤ 16 bits) and its value bits (≤ 11) fit in the next 32 bits.
   uint32_t word = (uint32_t)(cursor->window >> 32);
   int length;
   int size = huffman_symbol(dc, word, &length);
   if (size < 0 || size > 11) return false;
-  if (size > 0) *predictor += extend((word << length) >> (32 - size), size);
+  // The value as `extend` makes it, without a branch on a size of 0 (no value bits: 0).
+  int32_t raw = (int32_t)((uint64_t)(uint32_t)(word << length) >> (32 - size));
+  int32_t half = (int32_t)((1u << size) >> 1);
+  *predictor += raw < half ? raw - 2 * half + 1 : raw;
   cursor->window <<= length + size;
   cursor->used += length + size;
   return !check_range || (*predictor >= -32767 && *predictor <= 32767);
