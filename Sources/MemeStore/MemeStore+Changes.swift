@@ -24,10 +24,10 @@ extension MemeStore {
   ///
   /// What must be on disk before the meme's folder takes its id is flushed at once: the meme's
   /// files (written in the order they come, each flushed on a thread of its own), the original
-  /// linked from the draft's copy (on
-  /// another) and, in a store without an index yet, the empty index (on another), and the index
-  /// that names the meme under a temporary name (on another); then the folder. Each fsync waits
-  /// for a journal commit; made together, they share one.
+  /// linked from the draft's copy (on another) and, in a store without an index yet, the empty
+  /// index (on another), and the index that names the meme under a temporary name (on
+  /// another); then the folder. Each fsync waits for a journal commit; made together, they
+  /// share one.
   public func add(_ meme: UnrenderedMeme, arriving parts: ArrivingMeme) throws -> Meme {
     try withWriteLock { loaded in
       var index = loaded.index
